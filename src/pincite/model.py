@@ -1,0 +1,174 @@
+"""Values pincite stores and passes around. All frozen; change with ``replace``."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from pincite import ids
+
+
+def content_hash(text: str) -> str:
+    """sha256 hex of a version's canonical text (UTF-8): the version's identity."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class DocumentStatus(StrEnum):
+    LIVE = "live"
+    DELETED = "deleted"
+
+
+class BoxOrigin(StrEnum):
+    """Where a bounding box's coordinates start. PDF user space starts bottom-left."""
+
+    BOTTOM_LEFT = "bottom-left"
+    TOP_LEFT = "top-left"
+
+
+@dataclass(frozen=True, slots=True)
+class BBox:
+    """A rectangle on a 1-based physical page, in PDF points."""
+
+    page: int
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    origin: BoxOrigin = BoxOrigin.BOTTOM_LEFT
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A code-point range ``[start, end)`` into a version's canonical text."""
+
+    start: int
+    end: int
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.start <= self.end:
+            raise ValueError(f"invalid span {self.start}-{self.end}")
+
+    def __len__(self) -> int:
+        return self.end - self.start
+
+    def covers(self, other: Span) -> bool:
+        return self.start <= other.start and other.end <= self.end
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    document_id: str
+    tenant: str
+    uri: str
+    title: str
+    status: DocumentStatus = DocumentStatus.LIVE
+    published_at: str | None = None
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    created_at: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Version:
+    document_id: str
+    tenant: str
+    content_hash: str
+    text: str
+    parser: str
+    chunker: str
+    created_at: str
+    page_count: int = 0
+    superseded_by: str | None = None
+
+    @property
+    def hash16(self) -> str:
+        return self.content_hash[:16]
+
+    @property
+    def superseded(self) -> bool:
+        return self.superseded_by is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """A stored passage: an exact span of one version's canonical text.
+
+    ``text`` is ``version.text[start:end]``; an erased chunk keeps its span and
+    ids as a tombstone but has empty ``text`` and ``embed_text``.
+    """
+
+    chunk_id: str
+    tenant: str
+    document_id: str
+    content_hash: str
+    ordinal: int
+    start: int
+    end: int
+    text: str
+    embed_text: str
+    section: tuple[str, ...] = ()
+    pages: tuple[int, ...] = ()
+    page_label: str | None = None
+    bboxes: tuple[BBox, ...] = ()
+    time_range: tuple[float, float] | None = None
+    erased: bool = False
+
+    @property
+    def hash16(self) -> str:
+        return self.content_hash[:16]
+
+    @property
+    def span(self) -> Span:
+        return Span(self.start, self.end)
+
+    @property
+    def evidence_id(self) -> str:
+        return ids.encode_chunk(self.document_id, self.hash16, self.chunk_id)
+
+
+@dataclass(frozen=True, slots=True)
+class Branches:
+    """How one hit was found: each channel's rank (1-based) and score."""
+
+    lexical_rank: int | None = None
+    lexical_score: float | None = None
+    dense_rank: int | None = None
+    dense_score: float | None = None
+    fused_score: float | None = None
+    rerank_score: float | None = None
+    routed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A retrieved chunk with the document it belongs to and how it was found."""
+
+    chunk: Chunk
+    document: Document
+    score: float
+    branches: Branches = Branches()
+    superseded: bool = False
+
+    @property
+    def evidence_id(self) -> str:
+        return self.chunk.evidence_id
+
+
+@dataclass(frozen=True, slots=True)
+class RetrievalResult:
+    """What one retrieval run returned, in rank order, for one tenant."""
+
+    question: str
+    tenant: str
+    hits: tuple[Hit, ...]
+    retrieved_at: str
+    mode: str = "hybrid"
+    scope: tuple[str, ...] | None = None
+
+    def __len__(self) -> int:
+        return len(self.hits)
+
+    def __bool__(self) -> bool:
+        return bool(self.hits)
