@@ -9,6 +9,7 @@ leaf also subclasses the builtin a Python programmer would reach for first::
     │   └── ParseError                         a file that cannot be turned into text
     ├── EvidenceIdError (ValueError)           a string that is not a canonical evidence id
     ├── NotFoundError (LookupError)            missing *or* not yours: one message for both
+    ├── ConcurrentWriteError (RuntimeError)    another writer changed the document first
     ├── GroundingError (ValueError)            an answer whose citations do not hold
     │   ├── UncitedClaimError                  a fact claim with no citation
     │   ├── UngroundedCitationError            a citation this run did not retrieve, or altered
@@ -63,6 +64,10 @@ class NotFoundError(PinciteError, LookupError):
         super().__init__(f"{kind} not found: {key}")
         self.kind = kind
         self.key = key
+
+
+class ConcurrentWriteError(PinciteError, RuntimeError):
+    """Another writer created a version of the same document first; retry the ingest."""
 
 
 class GroundingError(PinciteError, ValueError):

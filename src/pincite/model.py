@@ -81,6 +81,9 @@ class Version:
     created_at: str
     page_count: int = 0
     superseded_by: str | None = None
+    # Ranges whose characters were erased (overwritten with spaces so every
+    # other offset stays valid); the hash still names the original text.
+    erased_ranges: tuple[tuple[int, int], ...] = ()
 
     @property
     def hash16(self) -> str:

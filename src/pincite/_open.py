@@ -1,0 +1,59 @@
+"""pincite.open: pick the store by its address and wire the default embedder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pincite.corpus import Corpus
+from pincite.embed.base import Embedder
+from pincite.errors import ConfigurationError
+from pincite.store.base import Store
+
+
+def open_store(db: str | Path) -> Store:
+    """A store for ``db``: a SQLite file path, ``:memory:``, or a ``postgresql://`` URL."""
+    address = str(db)
+    if address.startswith(("postgresql://", "postgres://")):
+        try:
+            from pincite.store.postgres import PostgresStore
+        except ImportError as exc:
+            raise ConfigurationError(
+                "PostgreSQL needs the postgres extra: pip install 'pincite[postgres]'"
+            ) from exc
+        return PostgresStore(address)
+    from pincite.store.sqlite import SQLiteStore
+
+    if address != ":memory:":
+        parent = Path(address).expanduser().parent
+        if not parent.is_dir():
+            raise ConfigurationError(f"cannot create database {address}: {parent} does not exist")
+        address = str(Path(address).expanduser())
+    return SQLiteStore(address)
+
+
+def open(  # noqa: A001 - mirrors the builtin on purpose: pincite.open(...)
+    db: str | Path = "pincite.db",
+    *,
+    embedder: Embedder | str | None = "default",
+) -> Corpus:
+    """Open (or create) a corpus.
+
+    ``embedder`` is an :class:`Embedder`, a spec string (``"default"``,
+    ``"st:<model>"``) or ``None`` for lexical search only.
+    """
+    store = open_store(db)
+    try:
+        return Corpus(store, _embedder(embedder))
+    except BaseException:
+        store.close()
+        raise
+
+
+def _embedder(spec: Embedder | str | None) -> Embedder | None:
+    if spec is None or spec == "none":
+        return None
+    if isinstance(spec, str):
+        from pincite.embed import embedder_from_spec
+
+        return embedder_from_spec(spec)
+    return spec

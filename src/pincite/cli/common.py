@@ -1,0 +1,74 @@
+"""Options and helpers shared by every command."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+from rich.console import Console
+
+from pincite.corpus import Corpus
+from pincite.errors import PinciteError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+db_option = click.option(
+    "--db",
+    envvar="PINCITE_DB",
+    default="pincite.db",
+    show_default=True,
+    help="SQLite file, or postgresql:// URL (env PINCITE_DB).",
+)
+tenant_option = click.option(
+    "--tenant",
+    envvar="PINCITE_TENANT",
+    default="default",
+    show_default=True,
+    help="Workspace whose documents this command reads or writes (env PINCITE_TENANT).",
+)
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON (lines).")
+embedder_option = click.option(
+    "--embedder",
+    envvar="PINCITE_EMBEDDER",
+    default="default",
+    show_default=True,
+    help="'default' (offline MiniLM), 'st:<model or path>', 'openai:<model>', or 'none'.",
+)
+
+
+def fail(message: str, code: int = 1) -> None:
+    err.print(f"[red]error:[/red] {message}", markup=True)
+    raise SystemExit(code)
+
+
+def handle_errors(fn: F) -> F:
+    """Turn pincite's own errors into one-line messages instead of tracebacks."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except PinciteError as exc:
+            fail(str(exc))
+        except KeyboardInterrupt:
+            fail("interrupted", 130)
+        return None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def open_corpus(db: str, embedder: str | None = "default") -> Corpus:
+    from pincite._open import open as open_corpus_at
+
+    return open_corpus_at(db, embedder=embedder)
+
+
+def print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")

@@ -1,0 +1,196 @@
+"""Commands that write or list documents: ingest, documents, show, delete, purge, erase."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from pincite.cli.common import (
+    db_option,
+    embedder_option,
+    err,
+    fail,
+    handle_errors,
+    json_option,
+    open_corpus,
+    out,
+    print_json,
+    tenant_option,
+)
+from pincite.corpus import expand_paths
+from pincite.ingest.pipeline import IngestReport, IngestStatus
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@db_option
+@tenant_option
+@embedder_option
+@click.option("--uri", help="Stable address of the document (one file only); same uri = new version.")
+@click.option("--title", help="Title to store instead of the one found in the file.")
+@json_option
+@handle_errors
+def ingest(
+    paths: tuple[Path, ...], db: str, tenant: str, embedder: str, uri: str | None,
+    title: str | None, as_json: bool,
+) -> None:
+    """Ingest files and directories (.txt, .md, .html, .pdf), keeping every version.
+
+    Prints, per file, the document id, the version's hash16 and whether the
+    version is new, updated or unchanged. A file that cannot be read is
+    reported and skipped; the others still go in. Exit status 1 if any failed.
+    """
+    missing = [str(p) for p in paths if not p.exists()]
+    if missing:
+        fail(f"no such file or directory: {', '.join(missing)}")
+    files = list(expand_paths(list(paths)))
+    if not files:
+        fail("no supported files (.txt, .md, .html, .htm, .pdf) found")
+    corpus = open_corpus(db, embedder)
+    reports: list[IngestReport] = []
+    with corpus, Progress(
+        TextColumn("[progress.description]{task.description}"), BarColumn(),
+        MofNCompleteColumn(), TimeElapsedColumn(), console=err,
+        disable=len(files) < 2 or as_json and not err.is_terminal, transient=True,
+    ) as progress:
+        task = progress.add_task("ingesting", total=len(files))
+        for report in corpus.ingest_paths(
+            files, tenant=tenant, uri=uri, title=title,
+            on_file=lambda p: progress.update(task, description=p.name[:40]),
+        ):
+            progress.advance(task)
+            reports.append(report)
+            _print_report(report, as_json)
+    if not as_json:
+        counts = {s: sum(r.status is s for r in reports) for s in IngestStatus}
+        summary = ", ".join(f"{n} {s.value}" for s, n in counts.items() if n)
+        err.print(f"{len(reports)} file(s): {summary}")
+    if any(r.status is IngestStatus.FAILED for r in reports):
+        raise SystemExit(1)
+
+
+def _print_report(report: IngestReport, as_json: bool) -> None:
+    if as_json:
+        print_json(report.as_dict())
+        return
+    if report.status is IngestStatus.FAILED:
+        err.print(f"[red]failed[/red]    {report.error}", markup=True)
+        return
+    out.print(
+        f"{report.status.value:<9} {report.document_id}  {report.hash16}  "
+        f"{report.chunks:>4} chunks  {report.source}"
+    )
+    for warning in report.warnings:
+        err.print(f"[yellow]warning[/yellow]   {report.source}: {warning}", markup=True)
+
+
+@click.command("documents")
+@db_option
+@tenant_option
+@json_option
+@handle_errors
+def list_documents(db: str, tenant: str, as_json: bool) -> None:
+    """List the tenant's documents with their current version."""
+    with open_corpus(db, None) as corpus:
+        for doc in corpus.documents(tenant=tenant):
+            current = corpus.store.current_hash(tenant, doc.document_id) or ""
+            if as_json:
+                print_json({"document_id": doc.document_id, "title": doc.title, "uri": doc.uri,
+                            "status": doc.status.value, "hash16": current[:16]})
+            else:
+                out.print(f"{doc.document_id}  {current[:16]}  {doc.status.value:<7} {doc.title}")
+
+
+@click.command()
+@click.argument("document_id")
+@db_option
+@tenant_option
+@json_option
+@handle_errors
+def show(document_id: str, db: str, tenant: str, as_json: bool) -> None:
+    """List a document's versions and each chunk's evidence id, span, pages and section."""
+    with open_corpus(db, None) as corpus:
+        document = corpus.document(document_id, tenant=tenant)
+        versions = corpus.versions(document_id, tenant=tenant)
+        if as_json:
+            print_json({
+                "document_id": document.document_id, "title": document.title,
+                "uri": document.uri, "status": document.status.value,
+                "versions": [
+                    {
+                        "hash16": v.hash16, "content_hash": v.content_hash,
+                        "created_at": v.created_at, "superseded": v.superseded,
+                        "parser": v.parser, "chunker": v.chunker, "pages": v.page_count,
+                        "chunks": [
+                            {"evidence_id": c.evidence_id, "start": c.start, "end": c.end,
+                             "pages": list(c.pages), "page_label": c.page_label,
+                             "section": list(c.section), "erased": c.erased}
+                            for c in corpus.chunks(v)
+                        ],
+                    }
+                    for v in versions
+                ],
+            })
+            return
+        out.print(f"{document.title}\n  id {document.document_id}  uri {document.uri}  "
+                  f"status {document.status.value}")
+        for v in versions:
+            label = "superseded" if v.superseded else "current"
+            out.print(f"\nversion {v.hash16} ({label}, {v.created_at}, {v.page_count} pages)")
+            for c in corpus.chunks(v):
+                pages = ",".join(map(str, c.pages)) or "-"
+                section = " > ".join(c.section) or "-"
+                flag = "  [erased]" if c.erased else ""
+                out.print(f"  {c.evidence_id}  {c.start}-{c.end}  p.{pages}  {section}{flag}")
+
+
+def _lifecycle(name: str, help_text: str, chunk: bool = False) -> click.Command:
+    @click.command(name, help=help_text)
+    @click.argument("document_id")
+    @db_option
+    @tenant_option
+    @handle_errors
+    def command(document_id: str, db: str, tenant: str, chunk_id: str | None = None) -> None:
+        with open_corpus(db, None) as corpus:
+            if name == "delete":
+                corpus.delete(document_id, tenant=tenant)
+                out.print(f"deleted {document_id} (text hidden; ids resolve as 'deleted')")
+            elif name == "purge":
+                corpus.purge(document_id, tenant=tenant)
+                out.print(f"purged {document_id} (all versions, chunks and indexes removed)")
+            else:
+                n = corpus.erase(document_id, tenant=tenant, chunk_id=chunk_id)
+                out.print(f"erased {n} chunk(s) of {document_id}; tombstones remain")
+
+    if chunk:
+        command = click.option("--chunk", "chunk_id", help="Erase only this chunk id.")(command)
+    return command
+
+
+delete = _lifecycle("delete", "Soft-delete a document: all its text is hidden, ids say 'deleted'.")
+purge = _lifecycle("purge", "Remove a document entirely: versions, chunks, vectors, indexes.")
+erase = _lifecycle(
+    "erase",
+    "Right to erasure: remove a document's (or one chunk's) text for good, leaving a "
+    "tombstone so citations resolve to erased=True.",
+    chunk=True,
+)
+
+
+@click.command()
+@db_option
+@tenant_option
+@embedder_option
+@handle_errors
+def reindex(db: str, tenant: str, embedder: str) -> None:
+    """Re-embed every current chunk with the chosen embedder (after changing models)."""
+    from pincite.ingest.reindex import reindex as run_reindex
+
+    with open_corpus(db, None) as corpus:
+        n = run_reindex(corpus.store, embedder)
+    out.print(f"re-embedded {n} chunks with {embedder}")
+
+
+COMMANDS = [ingest, list_documents, show, delete, purge, erase, reindex]

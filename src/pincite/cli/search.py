@@ -1,0 +1,96 @@
+"""The search command: numbered passages with their evidence ids and score branches."""
+
+from __future__ import annotations
+
+import click
+
+from pincite.cli.common import (
+    db_option,
+    embedder_option,
+    handle_errors,
+    json_option,
+    open_corpus,
+    out,
+    print_json,
+    tenant_option,
+)
+from pincite.model import Hit
+from pincite.retrieve.fuse import FusionMethod
+from pincite.retrieve.search import SearchMode, SearchOptions
+
+
+@click.command()
+@click.argument("question")
+@db_option
+@tenant_option
+@embedder_option
+@click.option("-k", "k", type=click.IntRange(1, 200), default=8, show_default=True,
+              help="Number of passages.")
+@click.option("--mode", type=click.Choice([m.value for m in SearchMode]), default="hybrid",
+              show_default=True, help="Lexical (BM25), dense (embeddings) or both fused.")
+@click.option("--fusion", type=click.Choice([f.value for f in FusionMethod]), default="rrf",
+              show_default=True, help="How hybrid mode fuses the two rankings.")
+@click.option("--no-routing", is_flag=True, help="Skip document routing before dense search.")
+@json_option
+@handle_errors
+def search(
+    question: str, db: str, tenant: str, embedder: str, k: int, mode: str, fusion: str,
+    no_routing: bool, as_json: bool,
+) -> None:
+    """Search the tenant's current documents and print numbered passages."""
+    search_mode = SearchMode.parse(mode)
+    options = SearchOptions(
+        mode=search_mode, fusion=FusionMethod(fusion), routing=not no_routing
+    )
+    spec = "none" if search_mode is SearchMode.LEXICAL else embedder
+    with open_corpus(db, spec) as corpus:
+        result = corpus.retrieve(question, tenant=tenant, k=k, options=options)
+    if not result.hits and not as_json:
+        out.print("No passages in your documents address this.")
+    for n, hit in enumerate(result.hits, start=1):
+        if as_json:
+            print_json(hit_json(n, hit))
+        else:
+            out.print(_hit_text(n, hit))
+
+
+def hit_json(n: int, hit: Hit) -> dict[str, object]:
+    b = hit.branches
+    return {
+        "n": n,
+        "evidence_id": hit.evidence_id,
+        "document_id": hit.chunk.document_id,
+        "title": hit.document.title,
+        "uri": hit.document.uri,
+        "hash16": hit.chunk.hash16,
+        "start": hit.chunk.start,
+        "end": hit.chunk.end,
+        "pages": list(hit.chunk.pages),
+        "section": list(hit.chunk.section),
+        "score": hit.score,
+        "branches": {
+            "lexical_rank": b.lexical_rank, "lexical_score": b.lexical_score,
+            "dense_rank": b.dense_rank, "dense_score": b.dense_score,
+            "fused_score": b.fused_score, "rerank_score": b.rerank_score, "routed": b.routed,
+        },
+        "text": hit.chunk.text,
+    }
+
+
+def _hit_text(n: int, hit: Hit) -> str:
+    b = hit.branches
+    where = hit.document.title
+    if hit.chunk.pages:
+        where += f", p. {','.join(map(str, hit.chunk.pages))}"
+    if hit.chunk.section:
+        where += f", {' > '.join(hit.chunk.section)}"
+    lex = f"lex #{b.lexical_rank} ({b.lexical_score:.2f})" if b.lexical_rank else "lex -"
+    den = f"dense #{b.dense_rank} ({b.dense_score:.3f})" if b.dense_rank else "dense -"
+    text = hit.chunk.text if len(hit.chunk.text) <= 600 else hit.chunk.text[:600] + " …"
+    return (
+        f"[{n}] {where}\n    {hit.evidence_id}\n    score {hit.score:.4f}  {lex}  {den}\n"
+        f"    " + text.replace("\n", "\n    ") + "\n"
+    )
+
+
+COMMANDS = [search]

@@ -1,0 +1,267 @@
+"""cite, CitedAnswer and check_grounding: citations are built from retrieval, never from text.
+
+A ``Citation`` is made by :func:`cite` from a stored chunk that retrieval
+returned; a model only ever points at one by its number or its id.
+:func:`check_grounding` then raises at the first citation that does not hold,
+and never repairs an answer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from pincite import ids
+from pincite.errors import (
+    ConfigurationError,
+    TenantCrossingError,
+    UncitedClaimError,
+    UngroundedCitationError,
+)
+from pincite.model import Branches, Hit, RetrievalResult
+from pincite.store.base import Store
+
+
+@dataclass(frozen=True, slots=True)
+class Locator:
+    uri: str
+    title: str
+    pages: tuple[int, ...] = ()
+    page_label: str | None = None
+    section: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """One retrieved passage (or a sentence inside it), pinned to its version."""
+
+    citation_id: str
+    evidence_id: str
+    document_id: str
+    document_version: str
+    chunk_id: str
+    span: tuple[int, int]
+    tenant: str
+    score: float
+    branches: Branches
+    retrieved_at: str
+    locator: Locator
+    superseded: bool = False
+
+    @property
+    def hash16(self) -> str:
+        return self.document_version[:16]
+
+
+class ClaimKind(StrEnum):
+    FACT = "fact"
+    INFERENCE = "inference"
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    text: str
+    citation_ids: tuple[str, ...] = ()
+    kind: ClaimKind = ClaimKind.FACT
+    quote: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CitedAnswer:
+    """Claims and the citations they rest on (many-to-many; citation ids unique)."""
+
+    claims: tuple[Claim, ...]
+    citations: tuple[Citation, ...]
+
+    def __post_init__(self) -> None:
+        seen: set[str] = set()
+        for c in self.citations:
+            if c.citation_id in seen:
+                raise ValueError(f"duplicate citation id {c.citation_id!r}")
+            seen.add(c.citation_id)
+
+    @property
+    def text(self) -> str:
+        return " ".join(
+            c.text if c.kind is ClaimKind.FACT else f"(Inference) {c.text}" for c in self.claims
+        )
+
+    def citation(self, citation_id: str) -> Citation | None:
+        return next((c for c in self.citations if c.citation_id == citation_id), None)
+
+    def sources(self, claim: Claim) -> list[Citation]:
+        return [c for cid in claim.citation_ids if (c := self.citation(cid)) is not None]
+
+    def provenance(self) -> list[str]:
+        """Every citation id some claim rests on, in first-use order."""
+        return list(dict.fromkeys(cid for claim in self.claims for cid in claim.citation_ids))
+
+
+def citation_id_for(evidence_id: str) -> str:
+    """A short stable handle for a citation, derived from what it pins."""
+    return "c" + hashlib.sha256(evidence_id.encode()).hexdigest()[:10]
+
+
+def cite_hit(hit: Hit, *, tenant: str, retrieved_at: str, span: tuple[int, int] | None = None,
+             text_len: int | None = None) -> Citation:
+    """Build the citation for a hit, or for a sentence ``span`` inside it."""
+    chunk = hit.chunk
+    if not chunk.content_hash or chunk.end <= chunk.start:
+        raise ConfigurationError(
+            f"chunk {chunk.chunk_id} has no version or span; re-ingest its document"
+        )
+    if span is None:
+        evidence_id = chunk.evidence_id
+        span = (chunk.start, chunk.end)
+    else:
+        if not (chunk.start <= span[0] < span[1] <= chunk.end):
+            raise ConfigurationError(f"span {span} lies outside chunk {chunk.chunk_id}")
+        evidence_id = ids.encode_span(chunk.document_id, chunk.hash16, span[0], span[1])
+    return Citation(
+        citation_id=citation_id_for(evidence_id),
+        evidence_id=evidence_id,
+        document_id=chunk.document_id,
+        document_version=chunk.content_hash,
+        chunk_id=chunk.chunk_id,
+        span=span,
+        tenant=tenant,
+        score=hit.score,
+        branches=hit.branches,
+        retrieved_at=retrieved_at,
+        locator=Locator(
+            uri=hit.document.uri,
+            title=hit.document.title,
+            pages=chunk.pages,
+            page_label=chunk.page_label,
+            section=chunk.section,
+        ),
+        superseded=hit.superseded,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Retrieved:
+    """The citations of one retrieval run: what an answer may cite."""
+
+    tenant: str
+    citations: tuple[Citation, ...]
+    result: RetrievalResult | None = field(default=None, compare=False)
+
+    def __len__(self) -> int:
+        return len(self.citations)
+
+    def __getitem__(self, i: int) -> Citation:
+        return self.citations[i]
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self.citations)
+
+
+def cite(result: RetrievalResult) -> Retrieved:
+    """Turn a retrieval result into citations, one per hit, in rank order."""
+    return Retrieved(
+        result.tenant,
+        tuple(cite_hit(h, tenant=result.tenant, retrieved_at=result.retrieved_at)
+              for h in result.hits),
+        result,
+    )
+
+
+def check_grounding(
+    answer: CitedAnswer, retrieved: Retrieved, *, store: Store | None = None
+) -> None:
+    """Raise unless every claim rests on citations this run retrieved, unaltered.
+
+    - a fact claim with no citation id → ``UncitedClaimError``
+    - a claim id the answer does not carry → ``UngroundedCitationError``
+    - a citation of another tenant → ``TenantCrossingError``
+    - a citation whose document, version, chunk or span is not one retrieved in
+      this run (a sentence span must lie inside a retrieved chunk) →
+      ``UngroundedCitationError``
+    - with ``store``: a citation whose chunk or span no longer matches the
+      stored chunk → ``UngroundedCitationError``
+    Never strips or re-points a citation.
+    """
+    available = {c.evidence_id: c for c in retrieved.citations}
+    by_chunk = {c.chunk_id: c for c in retrieved.citations}
+    carried = {c.citation_id for c in answer.citations}
+    for claim in answer.claims:
+        if claim.kind is ClaimKind.FACT and not claim.citation_ids:
+            raise UncitedClaimError(claim.text)
+        missing = [cid for cid in claim.citation_ids if cid not in carried]
+        if missing:
+            raise UngroundedCitationError(
+                "claim cites ids the answer does not carry", missing, sorted(carried)
+            )
+    foreign = [c.evidence_id for c in answer.citations if c.tenant != retrieved.tenant]
+    if foreign:
+        raise TenantCrossingError(retrieved.tenant, foreign)
+    for c in answer.citations:
+        _check_pinned(c, available, by_chunk)
+        if store is not None:
+            _check_stored(c, store)
+
+
+def _check_pinned(c: Citation, available: dict[str, Citation], by_chunk: dict[str, Citation]) -> None:
+    try:
+        ref = ids.decode(c.evidence_id)
+    except ValueError:
+        raise UngroundedCitationError(
+            "citation has a malformed evidence id", [c.evidence_id], sorted(available)
+        ) from None
+    base = by_chunk.get(c.chunk_id)
+    ok = (
+        base is not None
+        and ref.document_id == c.document_id == base.document_id
+        and ref.hash16 == c.document_version[:16]
+        and c.document_version == base.document_version
+        and c.tenant == base.tenant
+        and base.span[0] <= c.span[0] < c.span[1] <= base.span[1]
+    )
+    if ok and isinstance(ref, ids.ChunkRef):
+        ok = ref.chunk_id == c.chunk_id and c.span == base.span  # type: ignore[union-attr]
+    if ok and isinstance(ref, ids.SpanRef):
+        ok = (ref.start, ref.end) == c.span
+    if not ok:
+        raise UngroundedCitationError(
+            "citation does not match a passage retrieved in this run",
+            [c.evidence_id],
+            sorted(available),
+        )
+
+
+def _check_stored(c: Citation, store: Store) -> None:
+    chunk = store.chunk(c.tenant, c.chunk_id)
+    if (
+        chunk is None
+        or chunk.erased
+        or chunk.document_id != c.document_id
+        or chunk.content_hash != c.document_version
+        or not (chunk.start <= c.span[0] < c.span[1] <= chunk.end)
+    ):
+        raise UngroundedCitationError(
+            "citation no longer matches the stored chunk", [c.evidence_id], []
+        )
+
+
+def citations_from(retrieved: Retrieved, numbers: Iterable[object]) -> list[Citation]:
+    """Map a model's 1-based passage numbers to citations by enumeration.
+
+    Non-integers (including bools and floats) and out-of-range numbers are
+    dropped, never used as indexes.
+    """
+    out: list[Citation] = []
+    for n in numbers:
+        if isinstance(n, bool) or not isinstance(n, int):
+            continue
+        if 1 <= n <= len(retrieved.citations):
+            c = retrieved.citations[n - 1]
+            if c not in out:
+                out.append(c)
+    return out
+
+
+def unique(citations: Sequence[Citation]) -> tuple[Citation, ...]:
+    return tuple({c.citation_id: c for c in citations}.values())

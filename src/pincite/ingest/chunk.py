@@ -1,0 +1,199 @@
+"""Cut a parsed document into passages: exact, ordered, non-overlapping spans.
+
+Each heading starts a new chunk (a section shorter than ``min_chars`` joins the
+next one instead of standing alone). Inside a section a chunk ends at the best
+boundary between ``min_chars`` and ``max_chars`` from its start: a paragraph
+break, else a sentence end, else a line break, else any whitespace, choosing
+within that kind the one nearest ``target_chars``. Only a single token longer
+than ``max_chars`` is cut mid-word. Spans never start or end with whitespace.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Sequence
+
+from pincite.ingest.base import ChunkDraft, Heading, PageSpan, ParsedDocument, TextBox
+from pincite.ingest.textutil import strip_span
+from pincite.model import BBox
+
+CHUNKER = "pincite-chunker/1"
+
+# Most boxes one chunk carries; past this, neighbours on a page are merged.
+MAX_BOXES = 50
+
+_PARAGRAPH = re.compile(r"\n[^\S\n]*\n")
+_SENTENCE = re.compile(r"[.!?][\"'”’)\]]*(?=\s+[\"'“‘(\[]?[A-Z0-9])")
+_LINE = re.compile(r"\n")
+_SPACE = re.compile(r"\s")
+# (pattern, cut at the match's end rather than its start), best kind first.
+_BOUNDARIES = ((_PARAGRAPH, False), (_SENTENCE, True), (_LINE, False), (_SPACE, False))
+# How far past the window a boundary match may need to look (blank-line runs, lookaheads).
+_LOOKAHEAD = 64
+
+
+def chunk(
+    doc: ParsedDocument,
+    *,
+    target_chars: int = 1000,
+    max_chars: int = 1600,
+    min_chars: int = 200,
+) -> list[ChunkDraft]:
+    """Chunks of ``doc.text`` with their section path, pages, page label and boxes.
+
+    Raises ValueError unless ``0 < min_chars <= target_chars <= max_chars``.
+    """
+    if not 0 < min_chars <= target_chars <= max_chars:
+        raise ValueError(
+            f"need 0 < min_chars <= target_chars <= max_chars, got "
+            f"{min_chars}, {target_chars}, {max_chars}"
+        )
+    text = doc.text
+    headings = sorted(
+        (h for h in doc.headings if 0 <= h.start <= h.end <= len(text)), key=lambda h: h.start
+    )
+    spans: list[tuple[int, int]] = []
+    for start, end in _sections(text, headings, min_chars):
+        spans.extend(_split(text, start, end, target_chars, max_chars, min_chars))
+    paths = _section_paths(headings, [start for start, _ in spans])
+    pages = sorted((p for p in doc.pages if p.start < p.end), key=lambda p: p.start)
+    boxes = sorted(doc.boxes, key=lambda b: b.start)
+    drafts: list[ChunkDraft] = []
+    for ordinal, ((start, end), path) in enumerate(zip(spans, paths, strict=True)):
+        touched = _pages(pages, start, end)
+        drafts.append(
+            ChunkDraft(
+                ordinal=ordinal,
+                start=start,
+                end=end,
+                section=path,
+                pages=tuple(sorted({p.page for p in touched})),
+                page_label=touched[0].label if touched else None,
+                bboxes=_boxes(boxes, start, end),
+            )
+        )
+    return drafts
+
+
+def embed_text(title: str | None, section: tuple[str, ...], text: str) -> str:
+    """What is indexed for a chunk: title and heading path above the text.
+
+    ``"Title\\nSection > Subsection\\n\\ntext"``; absent parts are left out.
+    """
+    header = [part for part in (title or "", " > ".join(section)) if part]
+    return "\n".join(header) + "\n\n" + text if header else text
+
+
+def _sections(text: str, headings: Sequence[Heading], min_chars: int) -> list[tuple[int, int]]:
+    """Ranges between heading starts, each too-short one joined to the next."""
+    cuts = sorted({h.start for h in headings if 0 < h.start < len(text)})
+    bounds = [0, *cuts, len(text)]
+    groups: list[tuple[int, int]] = []
+    open_start: int | None = None
+    for start, end in zip(bounds, bounds[1:], strict=False):
+        if open_start is None:
+            open_start = start
+        first, last = strip_span(text, open_start, end)
+        if last - first >= min_chars:
+            groups.append((open_start, end))
+            open_start = None
+    if open_start is not None:  # a short last section has no next to join
+        groups.append((open_start, len(text)))
+    return groups
+
+
+def _split(
+    text: str, start: int, end: int, target: int, maximum: int, minimum: int
+) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    pos, end = strip_span(text, start, end)
+    while pos < end:
+        if end - pos <= maximum:
+            spans.append((pos, end))
+            break
+        cut = _cut(text, pos, end, target, maximum, minimum)
+        first, last = strip_span(text, pos, cut)
+        if first < last:
+            spans.append((first, last))
+        pos, _ = strip_span(text, cut, end)
+    return spans
+
+
+def _cut(text: str, pos: int, end: int, target: int, maximum: int, minimum: int) -> int:
+    """Where the chunk starting at ``pos`` should end (exclusive); ``pos < cut < end``."""
+    low, high, aim = pos + minimum, pos + maximum, pos + target
+    stop = min(end, high + _LOOKAHEAD)
+    for pattern, at_end in _BOUNDARIES:
+        cuts = [
+            m.end() if at_end else m.start() for m in pattern.finditer(text, low, stop)
+        ]
+        cuts = [c for c in cuts if low <= c <= high]
+        if cuts:
+            return min(cuts, key=lambda c: abs(c - aim))
+    # No whitespace in the window: end before the long token if it does not
+    # start the chunk; otherwise the token alone exceeds the maximum.
+    before = max((m.start() for m in _SPACE.finditer(text, pos + 1, low)), default=-1)
+    return before if before > pos else high
+
+
+def _section_paths(headings: Sequence[Heading], starts: Sequence[int]) -> list[tuple[str, ...]]:
+    """The heading path (outermost first) in force at each of the ascending ``starts``."""
+    paths: list[tuple[str, ...]] = []
+    stack: list[Heading] = []
+    index = 0
+    for start in starts:
+        while index < len(headings) and headings[index].start <= start:
+            heading = headings[index]
+            while stack and stack[-1].level >= heading.level:
+                stack.pop()
+            stack.append(heading)
+            index += 1
+        paths.append(tuple(h.title for h in stack))
+    return paths
+
+
+def _pages(pages: Sequence[PageSpan], start: int, end: int) -> list[PageSpan]:
+    index = max(0, bisect_right([p.start for p in pages], start) - 1)
+    touched = []
+    while index < len(pages) and pages[index].start < end:
+        if pages[index].end > start:
+            touched.append(pages[index])
+        index += 1
+    return touched
+
+
+def _boxes(boxes: Sequence[TextBox], start: int, end: int) -> tuple[BBox, ...]:
+    """Boxes of the text overlapping ``[start, end)``: one per line, at most MAX_BOXES."""
+    index = bisect_right([b.end for b in boxes], start)
+    lines: list[BBox] = []
+    while index < len(boxes) and boxes[index].start < end:
+        box = boxes[index].box
+        if boxes[index].end > start:
+            if lines and _same_line(lines[-1], box):
+                lines[-1] = _union(lines[-1], box)
+            else:
+                lines.append(box)
+        index += 1
+    while len(lines) > MAX_BOXES:
+        merged: list[BBox] = []
+        for box in lines:
+            if merged and len(merged) % 2 and merged[-1].page == box.page:
+                merged[-1] = _union(merged[-1], box)
+            else:
+                merged.append(box)
+        if len(merged) == len(lines):
+            break
+        lines = merged
+    return tuple(lines)
+
+
+def _same_line(a: BBox, b: BBox) -> bool:
+    if a.page != b.page or a.origin != b.origin:
+        return False
+    overlap = min(a.y1, b.y1) - max(a.y0, b.y0)
+    return overlap >= 0.5 * min(a.y1 - a.y0, b.y1 - b.y0)
+
+
+def _union(a: BBox, b: BBox) -> BBox:
+    return BBox(a.page, min(a.x0, b.x0), min(a.y0, b.y0), max(a.x1, b.x1), max(a.y1, b.y1), a.origin)

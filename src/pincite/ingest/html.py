@@ -1,0 +1,146 @@
+"""HTML: the visible text, one block per paragraph-like element, with h1–h6 as headings.
+
+Blocks are separated by a blank line, so the chunker sees paragraphs; inside a
+block whitespace collapses as a browser would, except in ``<pre>``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+from pincite.errors import ParseError
+from pincite.ingest.base import Heading, ParsedDocument
+from pincite.ingest.textutil import canonical, collapse, decode_utf8
+
+PARSER = "pincite-html/1"
+
+_SKIP = frozenset({"script", "style", "noscript", "template", "head", "title"})
+_HEADINGS = {f"h{n}": n for n in range(1, 7)}
+_BLOCKS = frozenset(
+    {
+        *_HEADINGS,
+        "address", "article", "aside", "blockquote", "body", "caption", "dd", "details",
+        "dialog", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form",
+        "header", "hgroup", "hr", "html", "legend", "li", "main", "menu", "nav", "ol", "p",
+        "pre", "section", "summary", "table", "tbody", "tfoot", "thead", "tr", "ul",
+    }
+)  # fmt: skip
+_CELLS = frozenset({"td", "th"})
+_SPACE = re.compile(r"[ \t\n\r\f]+")
+_SPACES = re.compile(r" {2,}")
+_BLOCK_SEPARATOR = "\n\n"
+
+
+@dataclass
+class _Builder:
+    """Collects inline text and cuts it into blocks at block-element boundaries."""
+
+    blocks: list[tuple[str, int | None]] = field(default_factory=list)
+    inline: list[str] = field(default_factory=list)
+    pre_depth: int = 0
+    heading: int | None = None
+
+    def text(self, value: str) -> None:
+        self.inline.append(value if self.pre_depth else _SPACE.sub(" ", value))
+
+    def flush(self) -> None:
+        raw = "".join(self.inline)
+        self.inline.clear()
+        if self.pre_depth:
+            block = raw.strip("\n").rstrip()
+        else:
+            lines = (_SPACES.sub(" ", line).strip(" ") for line in raw.split("\n"))
+            block = "\n".join(lines).strip()
+        if block.strip():
+            self.blocks.append((unicodedata.normalize("NFC", block), self.heading))
+
+
+def parse_html(data: bytes, source: str) -> ParsedDocument:
+    """Parse UTF-8 HTML. Raises ParseError when there is no visible text."""
+    decoded, decode_warnings = decode_utf8(data)
+    markup, warnings = canonical(decoded)
+    if not markup.strip():
+        raise ParseError(source, "no text (empty or whitespace only)")
+    tree = LexborHTMLParser(markup)
+    builder = _Builder()
+    _walk(tree.body or tree.root, builder)
+    builder.flush()
+    parts: list[str] = []
+    headings: list[Heading] = []
+    pos = 0
+    for block, level in builder.blocks:
+        if parts:
+            parts.append(_BLOCK_SEPARATOR)
+            pos += len(_BLOCK_SEPARATOR)
+        if level is not None:
+            headings.append(Heading(pos, pos + len(block), level, collapse(block)))
+        parts.append(block)
+        pos += len(block)
+    text = "".join(parts)
+    if not text.strip():
+        raise ParseError(source, "no visible text")
+    title_node = tree.css_first("title")
+    title = collapse(title_node.text()) if title_node is not None else ""
+    if not title:
+        title = next((h.title for h in headings if h.level == 1), "")
+    return ParsedDocument(
+        text=text,
+        parser=PARSER,
+        title=title or None,
+        headings=tuple(headings),
+        warnings=decode_warnings + warnings,
+    )
+
+
+def _walk(root: LexborNode | None, builder: _Builder) -> None:
+    """Depth-first, with an explicit stack: real pages nest deeper than Python recursion."""
+    if root is None:
+        return
+    stack: list[tuple[LexborNode, bool]] = [(root, True)]
+    while stack:
+        node, entering = stack.pop()
+        if node.is_text_node:
+            builder.text(node.text_content or "")
+            continue
+        if not node.is_element_node:
+            continue
+        tag = node.tag or ""
+        if entering:
+            if tag in _SKIP:
+                continue
+            _open(tag, builder)
+            stack.append((node, False))
+            children = list(node.iter(include_text=True))
+            stack.extend((child, True) for child in reversed(children))
+        else:
+            _close(tag, builder)
+
+
+def _open(tag: str, builder: _Builder) -> None:
+    if tag == "br":
+        # Appended directly: outside <pre>, text() would collapse it to a space.
+        builder.inline.append("\n")
+    elif tag in _CELLS:
+        builder.text(" ")
+    elif tag in _BLOCKS and builder.heading is None:
+        builder.flush()
+        if tag in _HEADINGS:
+            builder.heading = _HEADINGS[tag]
+        elif tag == "pre":
+            builder.pre_depth += 1
+
+
+def _close(tag: str, builder: _Builder) -> None:
+    if tag in _HEADINGS and builder.heading == _HEADINGS[tag]:
+        builder.flush()
+        builder.heading = None
+    elif tag in _BLOCKS and builder.heading is None:
+        builder.flush()
+        if tag == "pre":
+            builder.pre_depth = max(0, builder.pre_depth - 1)
+    elif tag in _CELLS:
+        builder.text(" ")

@@ -1,0 +1,143 @@
+"""parse → version → chunk → index: turning one input into a stored version."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import StrEnum
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from pincite.embed.base import Embedder
+from pincite.errors import PinciteError
+from pincite.ingest.base import ParsedDocument
+from pincite.ingest.chunk import CHUNKER, chunk, embed_text
+from pincite.model import Chunk, Document, DocumentStatus, Version, content_hash
+from pincite.retrieve.route import routing_text
+from pincite.store.base import Store
+
+
+class IngestStatus(StrEnum):
+    NEW = "new"
+    UPDATED = "updated"
+    UNCHANGED = "unchanged"
+    RESTORED = "restored"
+    FAILED = "failed"
+
+
+@dataclass(frozen=True, slots=True)
+class IngestReport:
+    """What happened to one input. ``error`` is set (one line) when it failed."""
+
+    source: str
+    status: IngestStatus
+    document_id: str | None = None
+    hash16: str | None = None
+    chunks: int = 0
+    warnings: tuple[str, ...] = field(default_factory=tuple)
+    error: str | None = None
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "source": self.source,
+            "status": self.status.value,
+            "document_id": self.document_id,
+            "hash16": self.hash16,
+            "chunks": self.chunks,
+            "warnings": list(self.warnings),
+            "error": self.error,
+        }
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def store_parsed(
+    store: Store,
+    embedder: Embedder | None,
+    parsed: ParsedDocument,
+    *,
+    tenant: str,
+    uri: str,
+    title: str | None,
+    source: str,
+    published_at: str | None = None,
+    metadata: dict[str, object] | None = None,
+) -> IngestReport:
+    """Store ``parsed`` as the current version of the document at ``uri``.
+
+    Identical canonical text is ``unchanged`` and writes nothing. Everything a
+    version needs (text, chunks, vectors) is written in one transaction.
+    """
+    chash = content_hash(parsed.text)
+    existing = store.find_document(tenant, uri=uri)
+    current = existing and store.current_hash(tenant, existing.document_id)
+    if existing is not None and current == chash:
+        if existing.status is DocumentStatus.DELETED:
+            store.set_status(tenant, existing.document_id, DocumentStatus.LIVE)
+            return IngestReport(source, IngestStatus.RESTORED, existing.document_id, chash[:16],
+                                warnings=parsed.warnings)
+        return IngestReport(source, IngestStatus.UNCHANGED, existing.document_id, chash[:16],
+                            warnings=parsed.warnings)
+    document_id = existing.document_id if existing else str(uuid.uuid4())
+    doc_title = title or parsed.title or (existing.title if existing else None) or _title(uri)
+    created = now()
+    document = Document(
+        document_id=document_id,
+        tenant=tenant,
+        uri=uri,
+        title=doc_title,
+        status=DocumentStatus.LIVE,
+        published_at=published_at,
+        metadata=metadata or (dict(existing.metadata) if existing else {}),
+        created_at=existing.created_at if existing else created,
+    )
+    version = Version(
+        document_id=document_id,
+        tenant=tenant,
+        content_hash=chash,
+        text=parsed.text,
+        parser=parsed.parser,
+        chunker=CHUNKER,
+        created_at=created,
+        page_count=parsed.page_count,
+    )
+    chunks = [
+        Chunk(
+            chunk_id=str(uuid.uuid4()),
+            tenant=tenant,
+            document_id=document_id,
+            content_hash=chash,
+            ordinal=d.ordinal,
+            start=d.start,
+            end=d.end,
+            text=parsed.text[d.start : d.end],
+            embed_text=embed_text(doc_title, d.section, parsed.text[d.start : d.end]),
+            section=d.section,
+            pages=d.pages,
+            page_label=d.page_label,
+            bboxes=d.bboxes,
+        )
+        for d in chunk(parsed)
+    ]
+    vectors: npt.NDArray[np.float32] | None = None
+    routing: npt.NDArray[np.float32] | None = None
+    if embedder is not None and chunks:
+        vectors = embedder.embed_documents([c.embed_text for c in chunks])
+        routing = embedder.embed_documents([routing_text(doc_title, chunks)])[0]
+    store.write_version(document, version, chunks, vectors, routing, expected_current=current)
+    status = IngestStatus.UPDATED if existing is not None else IngestStatus.NEW
+    return IngestReport(source, status, document_id, chash[:16], len(chunks), parsed.warnings)
+
+
+def failed(source: str, exc: PinciteError) -> IngestReport:
+    return IngestReport(source, IngestStatus.FAILED, error=str(exc))
+
+
+def _title(uri: str) -> str:
+    name = uri.rstrip("/").rsplit("/", 1)[-1]
+    return Path(name).stem or uri

@@ -1,0 +1,47 @@
+"""Document routing: one synthetic text per document, embedded once at ingest.
+
+A query first picks the documents whose routing vector is closest, then hybrid
+search runs inside them. Routing is permissive by design (many documents, and
+lexical hits outside the routed set still count) because a routing miss would
+otherwise be unrecoverable.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from pincite.model import Chunk
+from pincite.retrieve.query import STOPWORDS, WORD
+from pincite.store.base import RoutingIndex
+
+_MAX_CHARS = 2000
+
+
+def routing_text(title: str, chunks: Sequence[Chunk]) -> str:
+    """Title, headings, first paragraph and the most frequent content words."""
+    headings = list(dict.fromkeys(s for c in chunks for s in c.section))[:40]
+    first = chunks[0].text[:600] if chunks else ""
+    body = " ".join(c.text for c in chunks)[:200_000]
+    counts = Counter(
+        w for w in WORD.findall(body.casefold())
+        if len(w) > 3 and w not in STOPWORDS and not w.isdigit()
+    )
+    key_terms = [w for w, _ in counts.most_common(30)]
+    parts = [title, "; ".join(headings), first, " ".join(key_terms)]
+    return "\n".join(p for p in parts if p)[:_MAX_CHARS]
+
+
+def route(
+    index: RoutingIndex, query_vector: npt.NDArray[np.float32], *, top: int
+) -> list[str] | None:
+    """The ``top`` documents nearest the query, or ``None`` when routing cannot narrow."""
+    n = len(index.document_ids)
+    if n == 0 or n <= top:
+        return None
+    scores = index.matrix @ query_vector
+    best = np.argpartition(-scores, top)[:top]
+    return [index.document_ids[i] for i in best]

@@ -1,0 +1,128 @@
+"""The seam every store implements: a store of record that also searches.
+
+A store keeps documents, their versions (by content hash) and the chunks of
+each version, all keyed by tenant. Every method takes the tenant explicitly;
+nothing in a store can return another tenant's row. Stores only store and
+search: fusion, dedup and grounding live in pure functions above them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from pincite.model import Chunk, Document, DocumentStatus, Version
+
+
+@dataclass(frozen=True, slots=True)
+class DenseIndex:
+    """A tenant's current chunk vectors, row ``i`` belonging to ``chunk_ids[i]``."""
+
+    chunk_ids: tuple[str, ...]
+    document_ids: tuple[str, ...]
+    matrix: npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True, slots=True)
+class RoutingIndex:
+    """One routing vector per live document of a tenant."""
+
+    document_ids: tuple[str, ...]
+    matrix: npt.NDArray[np.float32]
+
+
+class Store(Protocol):
+    def close(self) -> None: ...
+
+    def get_meta(self, key: str) -> str | None: ...
+
+    def set_meta(self, key: str, value: str) -> None: ...
+
+    def find_document(
+        self, tenant: str, *, document_id: str | None = None, uri: str | None = None
+    ) -> Document | None:
+        """The live or soft-deleted document with that id or uri, else ``None``."""
+        ...
+
+    def list_documents(self, tenant: str) -> list[Document]: ...
+
+    def current_hash(self, tenant: str, document_id: str) -> str | None: ...
+
+    def write_version(
+        self,
+        document: Document,
+        version: Version,
+        chunks: Sequence[Chunk],
+        vectors: npt.NDArray[np.float32] | None,
+        routing_vector: npt.NDArray[np.float32] | None,
+        *,
+        expected_current: str | None,
+    ) -> None:
+        """Store a new current version atomically.
+
+        The previous current version (if any) is marked superseded and leaves the
+        search indexes; its text and chunks stay readable. Raises
+        ``ConcurrentWriteError`` when the document's current version is no
+        longer ``expected_current`` (another writer got there first).
+        """
+        ...
+
+    def versions(self, tenant: str, document_id: str) -> list[Version]:
+        """All versions, oldest first."""
+        ...
+
+    def version(self, tenant: str, document_id: str, hash16: str) -> Version | None: ...
+
+    def chunks(self, tenant: str, document_id: str, content_hash: str) -> list[Chunk]: ...
+
+    def chunk(self, tenant: str, chunk_id: str) -> Chunk | None: ...
+
+    def chunks_by_id(self, tenant: str, chunk_ids: Sequence[str]) -> dict[str, Chunk]: ...
+
+    def documents_by_id(self, tenant: str, document_ids: Sequence[str]) -> dict[str, Document]: ...
+
+    def set_status(self, tenant: str, document_id: str, status: DocumentStatus) -> bool: ...
+
+    def purge(self, tenant: str, document_id: str) -> bool:
+        """Remove the document, every version, chunk, vector and index row."""
+        ...
+
+    def erase(self, tenant: str, document_id: str, chunk_id: str | None = None) -> int:
+        """Erase text (one chunk, or every chunk of every version); keep tombstones.
+
+        Returns the number of chunks newly erased.
+        """
+        ...
+
+    def search_lexical(
+        self,
+        tenant: str,
+        terms: Sequence[str],
+        k: int,
+        documents: Sequence[str] | None = None,
+    ) -> list[tuple[str, float]]:
+        """BM25 over current, live, unerased chunks: ``(chunk_id, score)``, best first.
+
+        ``terms`` are plain words (already tokenized by pincite); higher score is
+        better.
+        """
+        ...
+
+    def dense_index(self, tenant: str) -> DenseIndex: ...
+
+    def routing_index(self, tenant: str) -> RoutingIndex: ...
+
+    def replace_vectors(
+        self,
+        tenant: str,
+        chunk_vectors: dict[str, npt.NDArray[np.float32]],
+        routing: dict[str, npt.NDArray[np.float32]],
+    ) -> None:
+        """Swap in re-embedded vectors (``pincite reindex``)."""
+        ...
+
+    def tenants(self) -> list[str]: ...

@@ -1,0 +1,3 @@
+from pincite.store.sqlite.store import SQLiteStore
+
+__all__ = ["SQLiteStore"]

@@ -1,0 +1,267 @@
+"""The offline default support checker, and a plain lexical baseline.
+
+``HeuristicSupportChecker`` scores a claim against its cited passages with
+cheap, strong signals (see ``scoring.FEATURES``): IDF-weighted coverage of the
+claim's content words by the best sentence or adjacent pair and by a greedy
+cover set, number agreement, negation and direction agreement, capitalised
+words, and (with an embedder) the cosine of the claim and its closest windows.
+A logistic combination, fitted on dev splits only, turns them into a score in
+[0, 1]; ``Thresholds`` turn the score into a verdict.
+
+``LexicalOverlapChecker`` is the baseline it is measured against: the share of
+the claim's content words found in the single best sentence.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from pincite.embed.base import Embedder, Vectors
+from pincite.support import features as f
+from pincite.support.base import (
+    PassageSupport,
+    SupportPassage,
+    SupportResult,
+    Thresholds,
+    Verdict,
+)
+from pincite.support.scoring import FEATURES, Analysis, Window, analyse, feature_vector
+from pincite.support.scoring import greedy_cover, windows
+
+__all__ = [
+    "DEFAULT_THRESHOLDS",
+    "LEXICAL_THRESHOLDS",
+    "WEIGHTS_LEXICAL",
+    "WEIGHTS_WITH_EMBEDDER",
+    "HeuristicSupportChecker",
+    "LexicalOverlapChecker",
+    "LogisticWeights",
+    "default_support_checker",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class LogisticWeights:
+    """``score = sigmoid(bias + coef · x)`` over ``scoring.FEATURES``."""
+
+    bias: float
+    coef: tuple[float, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.coef) != len(FEATURES):
+            raise ValueError(f"need {len(FEATURES)} coefficients ({FEATURES}), got {len(self.coef)}")
+
+    def score(self, x: Sequence[float]) -> float:
+        z = self.bias + sum(c * v for c, v in zip(self.coef, x, strict=True))
+        return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
+
+
+# Fitted by `python -m pincite.eval.support fit` (L2-regularised logistic
+# regression, supported vs not) on WiCE dev + AttributionBench dev only.
+WEIGHTS_WITH_EMBEDDER = LogisticWeights(0.0, (1.0, 1.0, -0.5, -1.0, -1.0, -1.0, -1.0, -1.0, 0.0, 1.0))
+WEIGHTS_LEXICAL = LogisticWeights(0.0, (1.0, 1.0, -0.5, -1.0, -1.0, -1.0, -1.0, -1.0, 0.0, 0.0))
+# Tuned on the same dev splits (`tune_thresholds`, macro-F1 of the binary view).
+DEFAULT_THRESHOLDS = Thresholds(partial=0.4, supported=0.6)
+LEXICAL_THRESHOLDS = Thresholds(partial=0.5, supported=0.8)
+
+_CACHE_SIZE = 4096
+
+
+class HeuristicSupportChecker:
+    """Offline claim-support checker: lexical, number and negation agreement, plus cosine.
+
+    ``embedder`` (any ``Embedder``; ``None`` for lexical signals only) embeds
+    the claim and its ``embed_top_k`` best windows; embeddings are cached by
+    text, so claims that cite the same passages share the work. ``weights``
+    default to the fitted set for the chosen mode. ``max_sentences`` bounds the
+    supporting sentences returned; after the first, a sentence must add at
+    least ``min_gain`` of the claim's content weight.
+    """
+
+    def __init__(
+        self,
+        embedder: Embedder | None = None,
+        *,
+        thresholds: Thresholds = DEFAULT_THRESHOLDS,
+        weights: LogisticWeights | None = None,
+        max_sentences: int = 4,
+        min_gain: float = 0.1,
+        embed_top_k: int = 2,
+    ) -> None:
+        if max_sentences < 1 or embed_top_k < 1:
+            raise ValueError("max_sentences and embed_top_k must be >= 1")
+        self.embedder = embedder
+        self.thresholds = thresholds
+        self.weights = weights or (WEIGHTS_WITH_EMBEDDER if embedder else WEIGHTS_LEXICAL)
+        self.max_sentences = max_sentences
+        self.min_gain = min_gain
+        self.embed_top_k = embed_top_k
+        self._cache: OrderedDict[str, Vectors] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        name = self.embedder.name if self.embedder else None
+        return f"HeuristicSupportChecker(embedder={name!r}, thresholds={self.thresholds})"
+
+    def check(self, claim: str, passages: Sequence[SupportPassage]) -> SupportResult:
+        if not passages:
+            return SupportResult(Verdict.UNSUPPORTED, 0.0, reasons=("no passage is cited",))
+        analysis = analyse(claim, [p.text for p in passages])
+        if not analysis.claim_terms:
+            return SupportResult(
+                Verdict.UNSUPPORTED, 0.0, reasons=("the claim has no content words to check",)
+            )
+        pool = analysis.indexes()
+        best, cover, x = self._judge(claim, passages, analysis, pool)
+        score = self.weights.score(x)
+        if len(passages) == 1:
+            per_passage = (self._passage_support(passages, analysis, 0, cover, score),)
+        else:
+            per_passage = tuple(
+                self._judge_passage(claim, passages, analysis, p) for p in range(len(passages))
+            )
+        shown = cover or (list(best.sentences) if best else [])
+        return SupportResult(
+            verdict=self.thresholds.verdict(score),
+            score=score,
+            sentence_ids=_sentence_ids(passages, analysis, shown),
+            per_passage=per_passage,
+            reasons=_reasons(claim, analysis, x, shown),
+        )
+
+    def features(self, claim: str, passages: Sequence[SupportPassage]) -> list[float]:
+        """The feature vector ``check`` scores (``scoring.FEATURES`` order); for fitting."""
+        analysis = analyse(claim, [p.text for p in passages])
+        return self._judge(claim, passages, analysis, analysis.indexes())[2]
+
+    # -- internals ---------------------------------------------------------
+
+    def _judge(
+        self,
+        claim: str,
+        passages: Sequence[SupportPassage],
+        analysis: Analysis,
+        pool: list[int],
+    ) -> tuple[Window | None, list[int], list[float]]:
+        ranked = windows(analysis, pool, self.embed_top_k)
+        best = ranked[0] if ranked else None
+        cover = greedy_cover(analysis, pool, self.max_sentences, self.min_gain)
+        cosine = self._cosine(claim, passages, analysis, ranked) if ranked else 0.0
+        return best, cover, feature_vector(analysis, pool, best, cover, cosine)
+
+    def _judge_passage(
+        self, claim: str, passages: Sequence[SupportPassage], analysis: Analysis, p: int
+    ) -> PassageSupport:
+        pool = analysis.indexes(p)
+        _, cover, x = self._judge(claim, passages, analysis, pool)
+        return self._passage_support(passages, analysis, p, cover, self.weights.score(x))
+
+    def _passage_support(
+        self,
+        passages: Sequence[SupportPassage],
+        analysis: Analysis,
+        p: int,
+        cover: list[int],
+        score: float,
+    ) -> PassageSupport:
+        return PassageSupport(
+            evidence_id=passages[p].evidence_id,
+            verdict=self.thresholds.verdict(score),
+            score=score,
+            sentence_ids=_sentence_ids(passages, analysis, cover),
+        )
+
+    def _cosine(
+        self,
+        claim: str,
+        passages: Sequence[SupportPassage],
+        analysis: Analysis,
+        ranked: list[Window],
+    ) -> float:
+        if self.embedder is None:
+            return 0.0
+        texts = [claim]
+        for window in ranked:
+            first, last = analysis.sentences[window.sentences[0]], analysis.sentences[window.sentences[-1]]
+            texts.append(passages[first.passage].text[first.start : last.end])
+        vectors = self._embed(texts)
+        return float(np.max(vectors[1:] @ vectors[0]))
+
+    def _embed(self, texts: list[str]) -> Vectors:
+        assert self.embedder is not None
+        with self._lock:
+            missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
+        if missing:
+            fresh = self.embedder.embed_documents(missing)
+            with self._lock:
+                for text, vector in zip(missing, fresh, strict=True):
+                    self._cache[text] = vector
+                while len(self._cache) > _CACHE_SIZE:
+                    self._cache.popitem(last=False)
+        with self._lock:
+            return np.stack([self._cache.get(t, np.zeros(self.embedder.dim, np.float32)) for t in texts])
+
+
+def _sentence_ids(
+    passages: Sequence[SupportPassage], analysis: Analysis, indexes: Sequence[int]
+) -> tuple[str, ...]:
+    out = []
+    for i in indexes:
+        s = analysis.sentences[i]
+        out.append(passages[s.passage].span_id(s.start, s.end))
+    return tuple(out)
+
+
+def _reasons(claim: str, analysis: Analysis, x: list[float], shown: list[int]) -> tuple[str, ...]:
+    values = dict(zip(FEATURES, x, strict=True))
+    reasons = [f"the closest sentences cover {values['cov_set']:.0%} of the claim's content words"]
+    covered = analysis.terms_of(shown)
+    missing = []
+    for word in f.words(claim):
+        terms = f.content_terms(word)
+        if terms and not terms & covered and word not in missing:
+            missing.append(word)
+    if missing:
+        reasons.append("not in the cited text: " + ", ".join(missing[:6]))
+    if values["num_conflict"]:
+        reasons.append("the closest sentence states different numbers than the claim")
+    if values["negation"]:
+        reasons.append("the claim and the closest sentence disagree on negation")
+    if values["polarity"]:
+        reasons.append("the claim and the closest sentence point in opposite directions")
+    return tuple(reasons)
+
+
+class LexicalOverlapChecker:
+    """Baseline: the share of the claim's content words in the single best sentence.
+
+    No weighting, numbers, negation or embeddings; ``sentence_ids`` is that one
+    sentence. Kept to show what the heuristic checker adds.
+    """
+
+    def __init__(self, thresholds: Thresholds = LEXICAL_THRESHOLDS) -> None:
+        self.thresholds = thresholds
+
+    def check(self, claim: str, passages: Sequence[SupportPassage]) -> SupportResult:
+        analysis = analyse(claim, [p.text for p in passages])
+        terms = analysis.claim_terms
+        best_i, best = -1, 0.0
+        for i, sentence in enumerate(analysis.sentences):
+            recall = len(terms & sentence.terms) / len(terms) if terms else 0.0
+            if recall > best:
+                best_i, best = i, recall
+        ids = _sentence_ids(passages, analysis, [best_i]) if best_i >= 0 else ()
+        return SupportResult(self.thresholds.verdict(best), best, ids)
+
+
+def default_support_checker() -> HeuristicSupportChecker:
+    """The checker pincite uses when none is configured: heuristic + the default embedder."""
+    from pincite.embed.default import default_embedder
+
+    return HeuristicSupportChecker(default_embedder())

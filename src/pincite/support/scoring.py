@@ -1,0 +1,213 @@
+"""Claim-versus-sentences analysis: the pure core of the heuristic checker.
+
+``analyse`` splits the cited passages into sentences and computes each one's
+terms, numbers and negation once; ``windows`` ranks single sentences and
+adjacent pairs by weighted coverage of the claim; ``greedy_cover`` picks the
+smallest set of sentences that covers the claim's terms (greedy set cover,
+which is within ln(n) of optimal, Chvátal 1979); ``feature_vector`` turns all
+that into the numbers the logistic combination weighs. Nothing here loads a
+model: the embedding cosine comes in as an argument.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from pincite.sentences import sentence_spans
+from pincite.support import features as f
+
+__all__ = [
+    "FEATURES",
+    "Analysis",
+    "Sentence",
+    "Window",
+    "analyse",
+    "feature_vector",
+    "greedy_cover",
+    "windows",
+]
+
+#: The order of the feature vector the logistic weights refer to.
+FEATURES = (
+    "cov_best",  # weighted claim-term recall of the best sentence or adjacent pair
+    "cov_set",  # weighted claim-term recall of the greedy cover set
+    "uncovered",  # log(1 + number of claim terms the cover set misses)
+    "num_missing",  # share of the claim's numbers that no selected sentence states
+    "num_conflict",  # 1 when a claim number is missing and the best window states others
+    "negation",  # cov_best when claim and best window disagree on negation, else 0
+    "polarity",  # cov_best when the best window has a directional opposite of a claim word
+    "entity_missing",  # share of the claim's capitalised words absent from the passages
+    "length",  # log(1 + number of claim terms)
+    "cosine",  # embedding cosine of claim and best embedded window (0 without an embedder)
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    """One sentence of one passage: local offsets and its precomputed signals."""
+
+    passage: int
+    start: int
+    end: int
+    terms: frozenset[str]
+    numbers: frozenset[float]
+    negated: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """One sentence or two adjacent sentences (indexes into ``Analysis.sentences``)."""
+
+    sentences: tuple[int, ...]
+    coverage: float
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    claim_terms: frozenset[str]
+    claim_numbers: frozenset[float]
+    claim_entities: frozenset[str]
+    claim_negated: bool
+    weights: dict[str, float]
+    sentences: tuple[Sentence, ...]
+
+    def indexes(self, passage: int | None = None) -> list[int]:
+        """Indexes of the sentences of one passage, or of all passages."""
+        return [i for i, s in enumerate(self.sentences) if passage is None or s.passage == passage]
+
+    def terms_of(self, indexes: Sequence[int]) -> set[str]:
+        out: set[str] = set()
+        for i in indexes:
+            out |= self.sentences[i].terms
+        return out
+
+    def coverage(self, indexes: Sequence[int]) -> float:
+        return f.coverage(self.claim_terms, self.terms_of(indexes), self.weights)
+
+
+@lru_cache(maxsize=512)
+def _passage_sentences(text: str) -> tuple[tuple[int, int, frozenset[str], frozenset[float], bool], ...]:
+    out = []
+    for start, end in sentence_spans(text):
+        sentence = text[start:end]
+        out.append(
+            (
+                start,
+                end,
+                frozenset(f.content_terms(sentence)),
+                frozenset(f.numbers(sentence)),
+                f.negated(sentence),
+            )
+        )
+    return tuple(out)
+
+
+def analyse(claim: str, passages: Sequence[str]) -> Analysis:
+    """Split ``passages`` into sentences and weigh the claim's terms by their IDF over them."""
+    sentences = tuple(
+        Sentence(p, start, end, terms, nums, neg)
+        for p, text in enumerate(passages)
+        for start, end, terms, nums, neg in _passage_sentences(text)
+    )
+    claim_terms = frozenset(f.content_terms(claim))
+    weights = f.idf_weights((s.terms for s in sentences), claim_terms)
+    return Analysis(
+        claim_terms=claim_terms,
+        claim_numbers=frozenset(f.numbers(claim)),
+        claim_entities=frozenset(f.entity_terms(claim)) & claim_terms,
+        claim_negated=f.negated(claim),
+        weights=weights,
+        sentences=sentences,
+    )
+
+
+def windows(analysis: Analysis, indexes: Sequence[int], k: int) -> list[Window]:
+    """The ``k`` best sentences or adjacent same-passage pairs, by coverage, best first.
+
+    Ties go to the single sentence and then to the earlier one, so the result
+    is deterministic.
+    """
+    ranked: list[tuple[float, int, int, tuple[int, ...]]] = []
+    previous: int | None = None
+    sents = analysis.sentences
+    for i in indexes:
+        ranked.append((analysis.coverage([i]), 0, i, (i,)))
+        if previous is not None and sents[previous].passage == sents[i].passage:
+            ranked.append((analysis.coverage([previous, i]), 1, previous, (previous, i)))
+        previous = i
+    ranked.sort(key=lambda r: (-r[0], r[1], r[2]))
+    out: list[Window] = []
+    seen: set[int] = set()
+    for cov, _, _, members in ranked:
+        if len(out) == k:
+            break
+        if seen.issuperset(members):
+            continue  # a pair adds nothing over sentences already taken
+        seen.update(members)
+        out.append(Window(members, cov))
+    return out
+
+
+def greedy_cover(
+    analysis: Analysis, indexes: Sequence[int], max_sentences: int, min_gain: float
+) -> list[int]:
+    """Sentences that together cover the claim's terms, fewest first (greedy set cover).
+
+    Each step takes the sentence adding the most uncovered term weight; after
+    the first, a sentence must add at least ``min_gain`` of the claim's total
+    weight. Returned in passage order.
+    """
+    weights = analysis.weights
+    remaining = set(analysis.claim_terms)
+    total = sum(weights.get(t, 1.0) for t in remaining) or 1.0
+    chosen: list[int] = []
+    while remaining and len(chosen) < max_sentences:
+        best, best_gain = -1, 0.0
+        for i in indexes:
+            gain = sum(weights.get(t, 1.0) for t in remaining & analysis.sentences[i].terms)
+            if gain > best_gain:
+                best, best_gain = i, gain
+        if best < 0 or (chosen and best_gain < min_gain * total):
+            break
+        chosen.append(best)
+        remaining -= analysis.sentences[best].terms
+    return sorted(chosen)
+
+
+def feature_vector(
+    analysis: Analysis,
+    pool: Sequence[int],
+    best: Window | None,
+    cover: Sequence[int],
+    cosine: float,
+) -> list[float]:
+    """The ``FEATURES`` for a pool of sentences, given its best window and cover set."""
+    n_terms = len(analysis.claim_terms)
+    entities = analysis.claim_entities
+    entity_missing = len(entities - analysis.terms_of(pool)) / len(entities) if entities else 0.0
+    if best is None:  # nothing to compare with: the claim is entirely uncovered
+        has_numbers = 1.0 if analysis.claim_numbers else 0.0
+        return [0.0, 0.0, math.log1p(n_terms), has_numbers, 0.0, 0.0, 0.0, entity_missing,
+                math.log1p(n_terms), cosine]  # fmt: skip
+    sents = analysis.sentences
+    best_terms = analysis.terms_of(best.sentences)
+    best_numbers = {n for i in best.sentences for n in sents[i].numbers}
+    evidence_terms = analysis.terms_of(cover) | best_terms
+    stated = best_numbers.union(*(sents[i].numbers for i in cover))
+    missing = f.missing_numbers(analysis.claim_numbers, stated)
+    best_negated = any(sents[i].negated for i in best.sentences)
+    return [
+        best.coverage,
+        f.coverage(analysis.claim_terms, evidence_terms, analysis.weights),
+        math.log1p(len(analysis.claim_terms - evidence_terms)),
+        len(missing) / len(analysis.claim_numbers) if analysis.claim_numbers else 0.0,
+        1.0 if missing and best_numbers else 0.0,
+        best.coverage if best_negated != analysis.claim_negated else 0.0,
+        best.coverage if f.polarity_conflict(analysis.claim_terms, best_terms) else 0.0,
+        entity_missing,
+        math.log1p(n_terms),
+        cosine,
+    ]
