@@ -1,7 +1,92 @@
-"""Commands that answer: ask, demo."""
+"""Commands that answer: ask and demo."""
 
 from __future__ import annotations
 
 import click
 
-COMMANDS: list[click.Command] = []
+from pincite.cli.common import (
+    db_option,
+    embedder_option,
+    handle_errors,
+    json_option,
+    open_corpus,
+    out,
+    print_json,
+    tenant_option,
+)
+from pincite.generate import GENERATORS, make_generator
+from pincite.ground.answer import SupportPolicy, answer_question
+from pincite.ground.present import answer_json, format_answer
+
+generator_options = [
+    click.option("--generator", type=click.Choice(GENERATORS), envvar="PINCITE_GENERATOR",
+                 default="extractive", show_default=True,
+                 help="extractive: offline, quotes your documents' own sentences; openai: any "
+                      "OpenAI-compatible endpoint (OpenAI, vLLM, llama.cpp, Ollama); anthropic."),
+    click.option("--base-url", envvar="PINCITE_BASE_URL",
+                 help="Endpoint of the model server, e.g. http://localhost:11434/v1 (env PINCITE_BASE_URL)."),
+    click.option("--model", envvar="PINCITE_MODEL", help="Model name (env PINCITE_MODEL)."),
+    click.option("--api-key", envvar="PINCITE_API_KEY", help="API key (env PINCITE_API_KEY).",
+                 show_envvar=False),
+]
+
+
+def with_generator_options(fn):  # type: ignore[no-untyped-def]
+    for option in reversed(generator_options):
+        fn = option(fn)
+    return fn
+
+
+@click.command()
+@click.argument("question")
+@db_option
+@tenant_option
+@embedder_option
+@with_generator_options
+@click.option("-k", "k", type=click.IntRange(1, 50), default=6, show_default=True,
+              help="Passages shown to the generator.")
+@click.option("--support-policy", type=click.Choice([p.value for p in SupportPolicy]),
+              default="reject", show_default=True,
+              help="reject: a fact whose citations all fail the support check sinks the answer; "
+                   "flag: keep it and mark the claim.")
+@json_option
+@handle_errors
+def ask(
+    question: str, db: str, tenant: str, embedder: str, generator: str, base_url: str | None,
+    model: str | None, api_key: str | None, k: int, support_policy: str, as_json: bool,
+) -> None:
+    """Answer QUESTION from your documents, every claim cited to exact characters, or refuse.
+
+    Exit status 0 when answered, 3 when refused.
+    """
+    with open_corpus(db, embedder) as corpus:
+        gen = make_generator(generator, embedder=corpus.embedder, base_url=base_url,
+                             model=model, api_key=api_key)
+        result = answer_question(
+            corpus, question, gen, tenant=tenant, k=k,
+            support=None,
+            policy=SupportPolicy(support_policy),
+        )
+        if as_json:
+            print_json(answer_json(result))
+        else:
+            out.print(format_answer(result, corpus.store))
+    if result.refused:
+        raise SystemExit(3)
+
+
+@click.command()
+@click.option("--keep", type=click.Path(), help="Keep the demo database at this path.")
+@handle_errors
+def demo(keep: str | None) -> None:
+    """Ingest the bundled public documents and answer three questions, offline.
+
+    Shows a cited answer, a refusal, and an old answer whose citation now points
+    into a superseded version yet still resolves to the exact text it was built on.
+    """
+    from pincite.demo import run_demo
+
+    run_demo(out, keep=keep)
+
+
+COMMANDS = [ask, demo]

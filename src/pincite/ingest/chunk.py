@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
+from itertools import accumulate, pairwise
 
 from pincite.ingest.base import ChunkDraft, Heading, PageSpan, ParsedDocument, TextBox
 from pincite.ingest.textutil import strip_span
@@ -57,11 +58,10 @@ def chunk(
     for start, end in _sections(text, headings, min_chars):
         spans.extend(_split(text, start, end, target_chars, max_chars, min_chars))
     paths = _section_paths(headings, [start for start, _ in spans])
-    pages = sorted((p for p in doc.pages if p.start < p.end), key=lambda p: p.start)
-    boxes = sorted(doc.boxes, key=lambda b: b.start)
+    locate = _Locator(doc.pages, doc.boxes)
     drafts: list[ChunkDraft] = []
     for ordinal, ((start, end), path) in enumerate(zip(spans, paths, strict=True)):
-        touched = _pages(pages, start, end)
+        touched = locate.pages(start, end)
         drafts.append(
             ChunkDraft(
                 ordinal=ordinal,
@@ -70,7 +70,7 @@ def chunk(
                 section=path,
                 pages=tuple(sorted({p.page for p in touched})),
                 page_label=touched[0].label if touched else None,
-                bboxes=_boxes(boxes, start, end),
+                bboxes=locate.boxes(start, end),
             )
         )
     return drafts
@@ -91,7 +91,7 @@ def _sections(text: str, headings: Sequence[Heading], min_chars: int) -> list[tu
     bounds = [0, *cuts, len(text)]
     groups: list[tuple[int, int]] = []
     open_start: int | None = None
-    for start, end in zip(bounds, bounds[1:], strict=False):
+    for start, end in pairwise(bounds):
         if open_start is None:
             open_start = start
         first, last = strip_span(text, open_start, end)
@@ -123,11 +123,11 @@ def _split(
 def _cut(text: str, pos: int, end: int, target: int, maximum: int, minimum: int) -> int:
     """Where the chunk starting at ``pos`` should end (exclusive); ``pos < cut < end``."""
     low, high, aim = pos + minimum, pos + maximum, pos + target
+    if end - minimum >= low:  # leave the rest at least a minimum chunk, when possible
+        high = min(high, end - minimum)
     stop = min(end, high + _LOOKAHEAD)
     for pattern, at_end in _BOUNDARIES:
-        cuts = [
-            m.end() if at_end else m.start() for m in pattern.finditer(text, low, stop)
-        ]
+        cuts = [m.end() if at_end else m.start() for m in pattern.finditer(text, low, stop)]
         cuts = [c for c in cuts if low <= c <= high]
         if cuts:
             return min(cuts, key=lambda c: abs(c - aim))
@@ -153,39 +153,58 @@ def _section_paths(headings: Sequence[Heading], starts: Sequence[int]) -> list[t
     return paths
 
 
-def _pages(pages: Sequence[PageSpan], start: int, end: int) -> list[PageSpan]:
-    index = max(0, bisect_right([p.start for p in pages], start) - 1)
-    touched = []
-    while index < len(pages) and pages[index].start < end:
-        if pages[index].end > start:
-            touched.append(pages[index])
-        index += 1
-    return touched
+class _Locator:
+    """Pages and boxes overlapping a span, found by bisection."""
+
+    def __init__(self, pages: Sequence[PageSpan], boxes: Sequence[TextBox]) -> None:
+        self._pages = sorted((p for p in pages if p.start < p.end), key=lambda p: p.start)
+        self._page_starts = [p.start for p in self._pages]
+        self._boxes = sorted(boxes, key=lambda b: b.start)
+        # Running maximum of box ends: boxes before the first value past a
+        # span's start all end before it, even if boxes overlap each other.
+        self._reach = list(accumulate((b.end for b in self._boxes), max))
+
+    def pages(self, start: int, end: int) -> list[PageSpan]:
+        index = max(0, bisect_right(self._page_starts, start) - 1)
+        touched = []
+        while index < len(self._pages) and self._pages[index].start < end:
+            if self._pages[index].end > start:
+                touched.append(self._pages[index])
+            index += 1
+        return touched
+
+    def boxes(self, start: int, end: int) -> tuple[BBox, ...]:
+        """One box per line of the text overlapping ``[start, end)``, at most MAX_BOXES."""
+        index = bisect_right(self._reach, start)
+        lines: list[BBox] = []
+        while index < len(self._boxes) and self._boxes[index].start < end:
+            box = self._boxes[index]
+            if box.end > start:
+                if lines and _same_line(lines[-1], box.box):
+                    lines[-1] = _union(lines[-1], box.box)
+                else:
+                    lines.append(box.box)
+            index += 1
+        while len(lines) > MAX_BOXES:
+            fewer = _pair_up(lines)
+            if len(fewer) == len(lines):
+                break
+            lines = fewer
+        return tuple(lines)
 
 
-def _boxes(boxes: Sequence[TextBox], start: int, end: int) -> tuple[BBox, ...]:
-    """Boxes of the text overlapping ``[start, end)``: one per line, at most MAX_BOXES."""
-    index = bisect_right([b.end for b in boxes], start)
-    lines: list[BBox] = []
-    while index < len(boxes) and boxes[index].start < end:
-        box = boxes[index].box
-        if boxes[index].end > start:
-            if lines and _same_line(lines[-1], box):
-                lines[-1] = _union(lines[-1], box)
-            else:
-                lines.append(box)
-        index += 1
-    while len(lines) > MAX_BOXES:
-        merged: list[BBox] = []
-        for box in lines:
-            if merged and len(merged) % 2 and merged[-1].page == box.page:
-                merged[-1] = _union(merged[-1], box)
-            else:
-                merged.append(box)
-        if len(merged) == len(lines):
-            break
-        lines = merged
-    return tuple(lines)
+def _pair_up(boxes: Sequence[BBox]) -> list[BBox]:
+    """Neighbours (first and second, third and fourth, ...) merged when on one page."""
+    out: list[BBox] = []
+    i = 0
+    while i < len(boxes):
+        if i + 1 < len(boxes) and boxes[i].page == boxes[i + 1].page:
+            out.append(_union(boxes[i], boxes[i + 1]))
+            i += 2
+        else:
+            out.append(boxes[i])
+            i += 1
+    return out
 
 
 def _same_line(a: BBox, b: BBox) -> bool:
@@ -196,4 +215,6 @@ def _same_line(a: BBox, b: BBox) -> bool:
 
 
 def _union(a: BBox, b: BBox) -> BBox:
-    return BBox(a.page, min(a.x0, b.x0), min(a.y0, b.y0), max(a.x1, b.x1), max(a.y1, b.y1), a.origin)
+    return BBox(
+        a.page, min(a.x0, b.x0), min(a.y0, b.y0), max(a.x1, b.x1), max(a.y1, b.y1), a.origin
+    )

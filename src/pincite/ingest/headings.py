@@ -78,7 +78,7 @@ def furniture_keys(lines: Sequence[Line], pages: Sequence[PageSpan]) -> frozense
             index += 1
         edge = on_page[:_FURNITURE_DEPTH] + on_page[-_FURNITURE_DEPTH:]
         counts.update({_furniture_key(line.text) for line in edge})
-    threshold = max(3, len(pages) // 3)
+    threshold = max(2, len(pages) // 3)
     return frozenset(key for key, n in counts.items() if n >= threshold)
 
 
@@ -155,9 +155,14 @@ def detect_headings(
         if line.start not in keep or line.text[0] in " \t\f":
             continue
         found = _numbered(line.text.rstrip())
-        if found is None and indented and _unnumbered(line.text):
-            if separated(i - 1, i) and separated(i, i + 1):
-                found = (1, collapse(line.text))
+        if (
+            found is None
+            and indented
+            and _unnumbered(line.text)
+            and separated(i - 1, i)
+            and separated(i, i + 1)
+        ):
+            found = (1, collapse(line.text))
         if found is None or (accept is not None and not accept(line)):
             continue
         level, title = found

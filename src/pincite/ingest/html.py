@@ -14,7 +14,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from pincite.errors import ParseError
 from pincite.ingest.base import Heading, ParsedDocument
-from pincite.ingest.textutil import canonical, collapse, decode_utf8
+from pincite.ingest.textutil import canonical, collapse, decode_text
 
 PARSER = "pincite-html/1"
 
@@ -61,7 +61,7 @@ class _Builder:
 
 def parse_html(data: bytes, source: str) -> ParsedDocument:
     """Parse UTF-8 HTML. Raises ParseError when there is no visible text."""
-    decoded, decode_warnings = decode_utf8(data)
+    decoded, decode_warnings = decode_text(data)
     markup, warnings = canonical(decoded)
     if not markup.strip():
         raise ParseError(source, "no text (empty or whitespace only)")

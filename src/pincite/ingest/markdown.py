@@ -8,12 +8,13 @@ embedding tolerate.
 from __future__ import annotations
 
 import re
+
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from pincite.errors import ParseError
 from pincite.ingest.base import Heading, ParsedDocument
-from pincite.ingest.textutil import canonical, collapse, decode_utf8, strip_span
+from pincite.ingest.textutil import canonical, collapse, decode_text, strip_span
 
 PARSER = "pincite-markdown/1"
 
@@ -25,7 +26,7 @@ _FRONT_MATTER_TITLE = re.compile(r"^title:[ \t]*(.+?)[ \t]*$", re.MULTILINE)
 
 def parse_markdown(data: bytes, source: str) -> ParsedDocument:
     """Parse UTF-8 markdown. Raises ParseError when there is no text."""
-    decoded, decode_warnings = decode_utf8(data)
+    decoded, decode_warnings = decode_text(data)
     text, warnings = canonical(decoded)
     if not text.strip():
         raise ParseError(source, "no text (empty or whitespace only)")

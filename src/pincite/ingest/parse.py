@@ -35,12 +35,7 @@ def parse_bytes(data: bytes, filename: str) -> ParsedDocument:
     Raises ParseError for an unknown extension, an empty file, or content the
     format's parser cannot turn into text.
     """
-    suffix = PurePath(filename).suffix.lower()
-    parser = PARSERS.get(suffix)
-    if parser is None:
-        supported = ", ".join(sorted(SUPPORTED_SUFFIXES))
-        shown = suffix or "(none)"
-        raise ParseError(filename, f"unsupported extension {shown}; supported: {supported}")
+    parser = _parser_for(filename)
     if not data.strip():
         raise ParseError(filename, "empty file")
     return parser(data, filename)
@@ -48,11 +43,20 @@ def parse_bytes(data: bytes, filename: str) -> ParsedDocument:
 
 def parse_file(path: Path) -> ParsedDocument:
     """Read and parse a file. Raises ParseError as ``parse_bytes`` does, or if unreadable."""
-    path = Path(path)
-    if path.suffix.lower() not in SUPPORTED_SUFFIXES:
-        return parse_bytes(b"", str(path))  # raises the unknown-extension error
+    source = str(path)
+    _parser_for(source)  # an unsupported file is refused before it is read
     try:
-        data = path.read_bytes()
+        data = Path(path).read_bytes()
     except OSError as exc:
-        raise ParseError(str(path), f"cannot read file ({exc.strerror or exc})") from None
-    return parse_bytes(data, str(path))
+        raise ParseError(source, f"cannot read file ({exc.strerror or exc})") from None
+    return parse_bytes(data, source)
+
+
+def _parser_for(filename: str) -> Parser:
+    suffix = PurePath(filename).suffix.lower()
+    parser = PARSERS.get(suffix)
+    if parser is None:
+        supported = ", ".join(sorted(SUPPORTED_SUFFIXES))
+        shown = suffix or "(none)"
+        raise ParseError(filename, f"unsupported extension {shown}; supported: {supported}")
+    return parser

@@ -14,7 +14,8 @@ import re
 import statistics
 import unicodedata
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
@@ -38,6 +39,7 @@ _PARAGRAPH_GAP = 0.5
 # figure labels, which also start with numbers, are smaller.
 _HEADING_MIN_SIZE = 0.95
 _DASHES = "-‐‑‒–—―"
+_SECTION_NUMBER = re.compile(r"^(?:\d+|[A-Z])(?:\.\d+)*\.?\s+(?=\S)")
 
 
 @dataclass(slots=True)
@@ -104,7 +106,9 @@ def _parse(pdf: pdfium.PdfDocument, source: str) -> ParsedDocument:
             sizes[pos] = line.size
             box = _clip(line.box, mediabox)
             if box is not None and first < last:
-                boxes.append(TextBox(pos + first, pos + last, BBox(number, *box)))
+                x0, y0, x1, y1 = box
+                bbox = BBox(number, x0, y0, x1, y1, BoxOrigin.BOTTOM_LEFT)
+                boxes.append(TextBox(pos + first, pos + last, bbox))
             pos += len(line.text)
             previous = line
         if number < len(pdf):
@@ -133,41 +137,90 @@ def _parse(pdf: pdfium.PdfDocument, source: str) -> ParsedDocument:
     )
 
 
+@dataclass(slots=True)
+class _LineBuilder:
+    """One line's characters, the union of their boxes, and its first font size."""
+
+    chars: list[str] = field(default_factory=list)
+    x0: float = float("inf")
+    y0: float = float("inf")
+    x1: float = float("-inf")
+    y1: float = float("-inf")
+    size: float = 0.0
+    last: tuple[float, float, float, float] | None = None  # the last visible character's box
+
+    def finish(self) -> _Line | None:
+        text = unicodedata.normalize("NFC", "".join(self.chars).rstrip())
+        if not text.strip():
+            return None
+        has_box = self.x0 < self.x1 and self.y0 < self.y1
+        return _Line(text, (self.x0, self.y0, self.x1, self.y1) if has_box else None, self.size)
+
+
 def _page_lines(textpage: pdfium.PdfTextPage) -> Iterator[_Line]:
-    """The page's lines in pdfium's order: NFC text, union of font boxes, first font size."""
-    chars: list[str] = []
-    x0 = y0 = float("inf")
-    x1 = y1 = float("-inf")
-    size = 0.0
+    """The page's lines in pdfium's order: NFC text, union of font boxes, first font size.
+
+    pdfium ends lines with CR LF, except after a hyphen it marked: there the next
+    visual line follows directly, so a character drawn below and left of the
+    previous one starts a new line too.
+    """
+    # This loop runs once per character of the document: raw calls, locals.
+    handle = textpage.raw
+    get_unicode = pdfium_c.FPDFText_GetUnicode
+    get_box = pdfium_c.FPDFText_GetLooseCharBox
+    rect = pdfium_c.FS_RECTF()
+    line = _LineBuilder()
     count = textpage.count_chars()
     i = 0
-    while i <= count:
-        code = pdfium_c.FPDFText_GetUnicode(textpage, i) if i < count else 0x0A
-        if code in _LINE_ENDS:
-            text = unicodedata.normalize("NFC", "".join(chars).rstrip())
-            if text.strip():
-                box = (x0, y0, x1, y1) if x0 < x1 and y0 < y1 else None
-                yield _Line(text, box, size)
-            chars.clear()
-            x0 = y0 = float("inf")
-            x1 = y1 = float("-inf")
-            size = 0.0
+    while i < count:
+        code = get_unicode(handle, i)
+        index = i
+        if 0x20 < code < 0x7F:
+            char = chr(code)
+            i += 1
+        elif code in _LINE_ENDS:
+            done, line = line.finish(), _LineBuilder()
+            if done is not None:
+                yield done
             i += 1
             continue
-        char, i = _decode(textpage, code, i, count)
-        if char is None:
+        else:
+            decoded, i = _decode(handle, code, i, count)
+            if decoded is None:
+                continue
+            char = decoded
+            if char.isspace():
+                line.chars.append(char)
+                continue
+        if not get_box(handle, index, rect) or rect.right <= rect.left or rect.top <= rect.bottom:
+            line.chars.append(char)
             continue
-        chars.append(char)
-        if char.isspace() or pdfium_c.FPDFText_IsGenerated(textpage, i - 1) == 1:
-            continue
-        left, bottom, right, top = textpage.get_charbox(i - 1, loose=True)
-        if right > left and top > bottom:
-            x0, y0, x1, y1 = min(x0, left), min(y0, bottom), max(x1, right), max(y1, top)
-        if not size:
-            size = pdfium_c.FPDFText_GetFontSize(textpage, i - 1)
+        left, bottom, right, top = rect.left, rect.bottom, rect.right, rect.top
+        last = line.last
+        # Loose boxes of adjacent lines overlap; a centre below the previous
+        # box's bottom is a lower line, a superscript's neighbour is not.
+        if last is not None and top + bottom < 2 * last[1] and left < last[0]:
+            done, line = line.finish(), _LineBuilder()
+            if done is not None:
+                yield done
+        line.chars.append(char)
+        line.last = (left, bottom, right, top)
+        if left < line.x0:
+            line.x0 = left
+        if bottom < line.y0:
+            line.y0 = bottom
+        if right > line.x1:
+            line.x1 = right
+        if top > line.y1:
+            line.y1 = top
+        if not line.size:
+            line.size = pdfium_c.FPDFText_GetFontSize(handle, index)
+    done = line.finish()
+    if done is not None:
+        yield done
 
 
-def _decode(textpage: pdfium.PdfTextPage, code: int, i: int, count: int) -> tuple[str | None, int]:
+def _decode(handle: Any, code: int, i: int, count: int) -> tuple[str | None, int]:
     """One character of canonical text for pdfium character ``i``, and the next index."""
     if code == _HYPHEN_MARK:
         return "-", i + 1
@@ -178,7 +231,7 @@ def _decode(textpage: pdfium.PdfTextPage, code: int, i: int, count: int) -> tupl
         # several of those as whitespace anyway, and none belong in stored text.
         return " ", i + 1
     if 0xD800 <= code < 0xDC00 and i + 1 < count:
-        low = pdfium_c.FPDFText_GetUnicode(textpage, i + 1)
+        low = pdfium_c.FPDFText_GetUnicode(handle, i + 1)
         if 0xDC00 <= low < 0xE000:
             return chr(0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)), i + 2
     if 0xD800 <= code < 0xE000 or code > 0x10FFFF or code in (0xFFFE, 0xFFFF):
@@ -230,7 +283,8 @@ def _outline_headings(
         title = collapse(bookmark.get_title() or "")
         dest = bookmark.get_dest()
         index = dest.get_index() if dest is not None else None
-        if title:
+        # Bookmarks made from stray numbering ("1.  ") name no section.
+        if any(char.isalpha() for char in title):
             entries.append((bookmark.level, title, index))
     if not entries:
         return ()
@@ -246,15 +300,22 @@ def _outline_headings(
         page = pages[index]
         region_end = pages[min(index + 1, len(pages) - 1)].end
         region_start = cursor if page.start <= cursor < page.end else page.start
-        found = _find_title(text, title, region_start, region_end)
-        if found is None and region_start != page.start:
-            found = _find_title(text, title, page.start, region_end)
+        # Some layouts draw a section's number apart from its words; then the
+        # words alone locate it.
+        unnumbered = _SECTION_NUMBER.sub("", title, count=1)
+        found = None
+        for wanted in dict.fromkeys((title, unnumbered)):
+            for start in dict.fromkeys((region_start, page.start)):
+                found = found or _find_title(text, wanted, start, region_end)
         if found is None:
             start, _ = strip_span(text, page.start, page.end)
             headings.append(Heading(start, start, level - top + 1, title))
             continue
         start, end = found
-        headings.append(Heading(start, end, level - top + 1, collapse(text[start:end])))
+        spelled = collapse(text[start:end])
+        # Prefer the page's spelling (outlines are often lower-cased) unless it lost the number.
+        named = spelled if spelled.lower() == title.lower() else title
+        headings.append(Heading(start, end, level - top + 1, named))
         cursor = end
     headings.sort(key=lambda h: h.start)
     return tuple(headings)

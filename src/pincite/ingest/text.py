@@ -5,7 +5,7 @@ from __future__ import annotations
 from pincite.errors import ParseError
 from pincite.ingest.base import PageSpan, ParsedDocument
 from pincite.ingest.headings import detect_headings, footer_label
-from pincite.ingest.textutil import canonical, collapse, decode_utf8
+from pincite.ingest.textutil import canonical, collapse, decode_text
 
 PARSER = "pincite-text/1"
 
@@ -15,7 +15,7 @@ _RFC_HEADER_LINES = 40
 
 def parse_text(data: bytes, source: str) -> ParsedDocument:
     """Parse UTF-8 plain text. Raises ParseError when there is no text."""
-    decoded, decode_warnings = decode_utf8(data)
+    decoded, decode_warnings = decode_text(data)
     text, warnings = canonical(decoded)
     if not text.strip():
         raise ParseError(source, "no text (empty or whitespace only)")

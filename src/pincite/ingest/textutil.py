@@ -7,6 +7,7 @@ NFC, and no NUL (PostgreSQL ``text`` cannot hold one). Everything else is kept.
 
 from __future__ import annotations
 
+import codecs
 import re
 import unicodedata
 
@@ -15,14 +16,21 @@ _REPLACEMENT = "\ufffd"
 _ENCODED_REPLACEMENT = _REPLACEMENT.encode("utf-8")
 
 
-def decode_utf8(data: bytes) -> tuple[str, tuple[str, ...]]:
-    """Decode UTF-8 (BOM allowed), replacing invalid bytes; say how many places were replaced."""
+def decode_text(data: bytes) -> tuple[str, tuple[str, ...]]:
+    """Decode UTF-8 (or BOM-marked UTF-16), replacing invalid bytes; say how many were replaced."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        # What Windows editors call "Unicode". Its BOM says so unambiguously.
+        try:
+            return data.decode("utf-16"), ()
+        except UnicodeDecodeError:
+            text = data.decode("utf-16", errors="replace")
+            return text, (f"invalid UTF-16 replaced at {_places(text.count(_REPLACEMENT))}",)
     text = data.decode("utf-8-sig", errors="replace")
     # Python replaces each maximal invalid subsequence with one U+FFFD and never
     # consumes a valid sequence, so the difference with the U+FFFD already
     # encoded in the input counts the replaced places exactly.
     bad = text.count(_REPLACEMENT) - data.count(_ENCODED_REPLACEMENT)
-    warnings = (f"invalid UTF-8 replaced at {bad} places",) if bad else ()
+    warnings = (f"invalid UTF-8 replaced at {_places(bad)}",) if bad else ()
     return text, warnings
 
 
@@ -33,7 +41,7 @@ def canonical(text: str) -> tuple[str, tuple[str, ...]]:
     nuls = text.count("\x00")
     if not nuls:
         return text, ()
-    return text.replace("\x00", _REPLACEMENT), (f"NUL characters replaced at {nuls} places",)
+    return text.replace("\x00", _REPLACEMENT), (f"NUL characters replaced at {_places(nuls)}",)
 
 
 def collapse(text: str) -> str:
@@ -48,3 +56,7 @@ def strip_span(text: str, start: int, end: int) -> tuple[int, int]:
     while end > start and text[end - 1].isspace():
         end -= 1
     return start, end
+
+
+def _places(n: int) -> str:
+    return "1 place" if n == 1 else f"{n} places"

@@ -66,14 +66,14 @@ class Normalization(_Choice):
     """How :func:`convex` puts each list's scores on a common scale.
 
     The three normalisations studied by Bruch, Gai & Ingber, "An Analysis of
-    Fusion Functions for Hybrid Retrieval", ACM TOIS 42(1), 2023, §4:
+    Fusion Functions for Hybrid Retrieval", ACM TOIS 42(1), 2023:
 
     - ``MINMAX``: ``(s - min) / (max - min)`` over the list's scores.
     - ``ZSCORE``: ``(s - mean) / std`` over the list's scores (population std).
     - ``THEORETICAL_MIN``: ``(s - lower) / (max - lower)`` where ``lower`` is the
       lowest score the scoring function can produce (0 for BM25, -1 for cosine
-      similarity) and ``max`` the list's highest score. The paper found it the
-      most robust choice, because it does not depend on how deep the list is.
+      similarity) and ``max`` the list's highest score. The paper favours it
+      because, unlike the observed minimum, it does not depend on list depth.
     """
 
     MINMAX = "minmax"

@@ -51,6 +51,11 @@ class SearchOptions:
     route_fraction: float = 0.25
     dedup: bool = True
     reranker: Reranker | None = None
+    # Dense search always returns *something*; a cosine below this floor is
+    # treated as no match, so an off-topic question retrieves nothing and is
+    # refused without a model call. MiniLM cosines of unrelated texts sit
+    # around 0.0-0.15.
+    min_dense_score: float = 0.2
 
 
 def retrieve(
@@ -95,7 +100,11 @@ def retrieve(
             if chosen is not None:
                 routed = set(chosen)
                 allowed = routed if allowed is None else allowed & routed
-        dense = _dense_top(store, tenant, qv, pool, allowed)
+        dense = [
+            (cid, sc)
+            for cid, sc in _dense_top(store, tenant, qv, pool, allowed)
+            if sc >= options.min_dense_score
+        ]
 
     fused = _fuse(lexical, dense, mode, options)
     lex_rank = {cid: (i + 1, s) for i, (cid, s) in enumerate(lexical)}

@@ -1,0 +1,38 @@
+"""Claim-support verification: does a cited passage back the claim that cites it?
+
+``HeuristicSupportChecker`` is the offline default (``default_support_checker``
+wires it to the default embedder); ``LexicalOverlapChecker`` is the baseline it
+is measured against; ``NLISupportChecker`` and ``JudgeSupportChecker`` are
+opt-in backends for a local NLI model and for a model-as-judge.
+"""
+
+from pincite.support.base import (
+    PassageSupport,
+    SupportChecker,
+    SupportPassage,
+    SupportResult,
+    Thresholds,
+    Verdict,
+)
+from pincite.support.heuristic import (
+    HeuristicSupportChecker,
+    LexicalOverlapChecker,
+    default_support_checker,
+)
+from pincite.support.judge import JudgeRequest, JudgeSupportChecker
+from pincite.support.nli import NLISupportChecker
+
+__all__ = [
+    "HeuristicSupportChecker",
+    "JudgeRequest",
+    "JudgeSupportChecker",
+    "LexicalOverlapChecker",
+    "NLISupportChecker",
+    "PassageSupport",
+    "SupportChecker",
+    "SupportPassage",
+    "SupportResult",
+    "Thresholds",
+    "Verdict",
+    "default_support_checker",
+]

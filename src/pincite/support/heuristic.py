@@ -35,8 +35,9 @@ from pincite.support.scoring import FEATURES, Analysis, Window, analyse, feature
 from pincite.support.scoring import greedy_cover, windows
 
 __all__ = [
-    "DEFAULT_THRESHOLDS",
-    "LEXICAL_THRESHOLDS",
+    "BASELINE_THRESHOLDS",
+    "THRESHOLDS_LEXICAL",
+    "THRESHOLDS_WITH_EMBEDDER",
     "WEIGHTS_LEXICAL",
     "WEIGHTS_WITH_EMBEDDER",
     "HeuristicSupportChecker",
@@ -62,13 +63,15 @@ class LogisticWeights:
         return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
 
 
-# Fitted by `python -m pincite.eval.support fit` (L2-regularised logistic
-# regression, supported vs not) on WiCE dev + AttributionBench dev only.
+# Fitted by `python -m pincite.support.fit ../shared/data` (L2-regularised
+# logistic regression, supported vs not) on WiCE dev + AttributionBench dev
+# only; thresholds by `tune_thresholds` on the same dev scores.
 WEIGHTS_WITH_EMBEDDER = LogisticWeights(0.0, (1.0, 1.0, -0.5, -1.0, -1.0, -1.0, -1.0, -1.0, 0.0, 1.0))
+THRESHOLDS_WITH_EMBEDDER = Thresholds(partial=0.4, supported=0.6)
 WEIGHTS_LEXICAL = LogisticWeights(0.0, (1.0, 1.0, -0.5, -1.0, -1.0, -1.0, -1.0, -1.0, 0.0, 0.0))
-# Tuned on the same dev splits (`tune_thresholds`, macro-F1 of the binary view).
-DEFAULT_THRESHOLDS = Thresholds(partial=0.4, supported=0.6)
-LEXICAL_THRESHOLDS = Thresholds(partial=0.5, supported=0.8)
+THRESHOLDS_LEXICAL = Thresholds(partial=0.4, supported=0.6)
+# For LexicalOverlapChecker: tuned like the others, on the same dev splits.
+BASELINE_THRESHOLDS = Thresholds(partial=0.5, supported=0.8)
 
 _CACHE_SIZE = 4096
 
@@ -77,28 +80,39 @@ class HeuristicSupportChecker:
     """Offline claim-support checker: lexical, number and negation agreement, plus cosine.
 
     ``embedder`` (any ``Embedder``; ``None`` for lexical signals only) embeds
-    the claim and its ``embed_top_k`` best windows; embeddings are cached by
+    the claim and its ``embed_top_k`` best sentences; embeddings are cached by
     text, so claims that cite the same passages share the work. ``weights``
-    default to the fitted set for the chosen mode. ``max_sentences`` bounds the
-    supporting sentences returned; after the first, a sentence must add at
-    least ``min_gain`` of the claim's content weight.
+    and ``thresholds`` default to the fitted set for the chosen mode.
+    ``max_sentences`` bounds the supporting sentences returned; after the
+    first, a sentence must add at least ``min_gain`` of the claim's content
+    weight.
+
+    The overall verdict judges all passages together. ``per_passage`` judges
+    each passage alone on the lexical signals only (``WEIGHTS_LEXICAL``), so
+    the embedding cost per claim stays one claim and ``embed_top_k`` windows
+    however many passages are cited; with one passage it is the overall verdict.
     """
 
     def __init__(
         self,
         embedder: Embedder | None = None,
         *,
-        thresholds: Thresholds = DEFAULT_THRESHOLDS,
+        thresholds: Thresholds | None = None,
         weights: LogisticWeights | None = None,
         max_sentences: int = 4,
         min_gain: float = 0.1,
-        embed_top_k: int = 2,
+        embed_top_k: int = 1,
     ) -> None:
         if max_sentences < 1 or embed_top_k < 1:
             raise ValueError("max_sentences and embed_top_k must be >= 1")
         self.embedder = embedder
-        self.thresholds = thresholds
-        self.weights = weights or (WEIGHTS_WITH_EMBEDDER if embedder else WEIGHTS_LEXICAL)
+        default = (
+            (WEIGHTS_WITH_EMBEDDER, THRESHOLDS_WITH_EMBEDDER)
+            if embedder
+            else (WEIGHTS_LEXICAL, THRESHOLDS_LEXICAL)
+        )
+        self.weights = weights or default[0]
+        self.thresholds = thresholds or default[1]
         self.max_sentences = max_sentences
         self.min_gain = min_gain
         self.embed_top_k = embed_top_k
@@ -118,17 +132,22 @@ class HeuristicSupportChecker:
                 Verdict.UNSUPPORTED, 0.0, reasons=("the claim has no content words to check",)
             )
         pool = analysis.indexes()
-        best, cover, x = self._judge(claim, passages, analysis, pool)
+        best, cover, x = self._judge(claim, passages, analysis, pool, embed=True)
         score = self.weights.score(x)
+        verdict = self.thresholds.verdict(score)
         if len(passages) == 1:
-            per_passage = (self._passage_support(passages, analysis, 0, cover, score),)
+            per_passage = (
+                PassageSupport(
+                    passages[0].evidence_id, verdict, score, _sentence_ids(passages, analysis, cover)
+                ),
+            )
         else:
             per_passage = tuple(
                 self._judge_passage(claim, passages, analysis, p) for p in range(len(passages))
             )
         shown = cover or (list(best.sentences) if best else [])
         return SupportResult(
-            verdict=self.thresholds.verdict(score),
+            verdict=verdict,
             score=score,
             sentence_ids=_sentence_ids(passages, analysis, shown),
             per_passage=per_passage,
@@ -138,7 +157,7 @@ class HeuristicSupportChecker:
     def features(self, claim: str, passages: Sequence[SupportPassage]) -> list[float]:
         """The feature vector ``check`` scores (``scoring.FEATURES`` order); for fitting."""
         analysis = analyse(claim, [p.text for p in passages])
-        return self._judge(claim, passages, analysis, analysis.indexes())[2]
+        return self._judge(claim, passages, analysis, analysis.indexes(), embed=True)[2]
 
     # -- internals ---------------------------------------------------------
 
@@ -148,31 +167,28 @@ class HeuristicSupportChecker:
         passages: Sequence[SupportPassage],
         analysis: Analysis,
         pool: list[int],
+        *,
+        embed: bool,
     ) -> tuple[Window | None, list[int], list[float]]:
-        ranked = windows(analysis, pool, self.embed_top_k)
+        ranked = windows(analysis, pool, 1)
         best = ranked[0] if ranked else None
         cover = greedy_cover(analysis, pool, self.max_sentences, self.min_gain)
-        cosine = self._cosine(claim, passages, analysis, ranked) if ranked else 0.0
+        cosine = 0.0
+        if embed and ranked and self.embedder is not None:
+            # Single sentences only: the model's cost grows with tokens, and the
+            # claim plus one sentence is what fits the 20 ms budget.
+            singles = windows(analysis, pool, self.embed_top_k, pairs=False)
+            cosine = self._cosine(claim, passages, analysis, singles)
         return best, cover, feature_vector(analysis, pool, best, cover, cosine)
 
     def _judge_passage(
         self, claim: str, passages: Sequence[SupportPassage], analysis: Analysis, p: int
     ) -> PassageSupport:
-        pool = analysis.indexes(p)
-        _, cover, x = self._judge(claim, passages, analysis, pool)
-        return self._passage_support(passages, analysis, p, cover, self.weights.score(x))
-
-    def _passage_support(
-        self,
-        passages: Sequence[SupportPassage],
-        analysis: Analysis,
-        p: int,
-        cover: list[int],
-        score: float,
-    ) -> PassageSupport:
+        _, cover, x = self._judge(claim, passages, analysis, analysis.indexes(p), embed=False)
+        score = WEIGHTS_LEXICAL.score(x)
         return PassageSupport(
             evidence_id=passages[p].evidence_id,
-            verdict=self.thresholds.verdict(score),
+            verdict=THRESHOLDS_LEXICAL.verdict(score),
             score=score,
             sentence_ids=_sentence_ids(passages, analysis, cover),
         )
@@ -245,7 +261,7 @@ class LexicalOverlapChecker:
     sentence. Kept to show what the heuristic checker adds.
     """
 
-    def __init__(self, thresholds: Thresholds = LEXICAL_THRESHOLDS) -> None:
+    def __init__(self, thresholds: Thresholds = BASELINE_THRESHOLDS) -> None:
         self.thresholds = thresholds
 
     def check(self, claim: str, passages: Sequence[SupportPassage]) -> SupportResult:

@@ -25,6 +25,7 @@ __all__ = [
     "Sentence",
     "Window",
     "analyse",
+    "clear_caches",
     "feature_vector",
     "greedy_cover",
     "windows",
@@ -105,6 +106,11 @@ def _passage_sentences(text: str) -> tuple[tuple[int, int, frozenset[str], froze
     return tuple(out)
 
 
+def clear_caches() -> None:
+    """Forget the per-passage sentence analyses (kept for the 512 most recent texts)."""
+    _passage_sentences.cache_clear()
+
+
 def analyse(claim: str, passages: Sequence[str]) -> Analysis:
     """Split ``passages`` into sentences and weigh the claim's terms by their IDF over them."""
     sentences = tuple(
@@ -124,9 +130,12 @@ def analyse(claim: str, passages: Sequence[str]) -> Analysis:
     )
 
 
-def windows(analysis: Analysis, indexes: Sequence[int], k: int) -> list[Window]:
+def windows(
+    analysis: Analysis, indexes: Sequence[int], k: int, *, pairs: bool = True
+) -> list[Window]:
     """The ``k`` best sentences or adjacent same-passage pairs, by coverage, best first.
 
+    With ``pairs=False`` only single sentences are ranked.
     Ties go to the single sentence and then to the earlier one, so the result
     is deterministic.
     """
@@ -135,7 +144,7 @@ def windows(analysis: Analysis, indexes: Sequence[int], k: int) -> list[Window]:
     sents = analysis.sentences
     for i in indexes:
         ranked.append((analysis.coverage([i]), 0, i, (i,)))
-        if previous is not None and sents[previous].passage == sents[i].passage:
+        if pairs and previous is not None and sents[previous].passage == sents[i].passage:
             ranked.append((analysis.coverage([previous, i]), 1, previous, (previous, i)))
         previous = i
     ranked.sort(key=lambda r: (-r[0], r[1], r[2]))

@@ -1,0 +1,82 @@
+"""The seam every generator implements, and the structured result it returns.
+
+A generator sees numbered passages and answers by pointing at their numbers.
+What it returns is untrusted: numbers are mapped to passages by enumeration in
+``pincite.ground.answer``; nothing here is ever used as an index or a span.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+
+@dataclass(frozen=True, slots=True)
+class Passage:
+    """One numbered passage as a generator sees it."""
+
+    number: int
+    text: str
+    title: str
+    evidence_id: str
+    version: str
+    date: str | None = None
+    superseded: bool = False
+    # Offset of ``text`` in its version's canonical text (for sentence spans).
+    start: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class GeneratedClaim:
+    """One claim as a generator wrote it. ``used_excerpt_numbers`` is raw model output."""
+
+    text: str
+    used_excerpt_numbers: tuple[object, ...]
+    kind: str = "fact"
+    quote: str | None = None
+    # Absolute code-point spans of the sentences a claim rests on. Only the
+    # extractive generator (pincite's own code) fills this; it is still checked
+    # to lie inside a cited chunk before any citation is built from it.
+    spans: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    excerpt_numbers: tuple[object, ...]
+    description: str
+
+
+@dataclass(frozen=True, slots=True)
+class Generation:
+    claims: tuple[GeneratedClaim, ...]
+    sufficient_context: bool
+    conflicts: tuple[Conflict, ...] = ()
+    summary: str = ""
+    raw: dict[str, object] = field(default_factory=dict, compare=False)
+
+
+class Generator(Protocol):
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def is_model(self) -> bool:
+        """True for a language model (worth one repair pass); False for deterministic code."""
+        ...
+
+    def generate(
+        self,
+        question: str,
+        passages: Sequence[Passage],
+        *,
+        summary: str = "",
+        feedback: str | None = None,
+    ) -> Generation:
+        """Answer ``question`` from ``passages`` only.
+
+        ``feedback`` carries the specific grounding failures of a previous
+        attempt (the one repair pass). Raises ``GeneratorError`` when the
+        endpoint fails or answers outside the protocol.
+        """
+        ...

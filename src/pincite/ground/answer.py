@@ -1,0 +1,223 @@
+"""The answer path: retrieve, number, generate, cite, check, and refuse when it does not hold."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from pincite.corpus import Corpus
+from pincite.errors import GroundingError, QuoteMismatchError, UnsupportedClaimError
+from pincite.generate.base import Generation, Generator, Passage
+from pincite.ground.cite import (
+    Citation,
+    CitedAnswer,
+    Claim,
+    ClaimKind,
+    Retrieved,
+    check_grounding,
+    cite,
+    cite_hit,
+    citations_from,
+    unique,
+)
+from pincite.ground.resolve import citation_attributes
+from pincite.ground.telemetry import answer_span
+from pincite.retrieve.search import SearchOptions
+from pincite.support.base import SupportChecker, SupportPassage, SupportResult, Verdict
+
+NOTHING_RELEVANT = "No passages in your documents address this."
+INSUFFICIENT = "The passages found do not answer this question."
+
+
+class SupportPolicy(StrEnum):
+    REJECT = "reject"  # fail closed: a fact whose every citation is unsupported sinks the answer
+    FLAG = "flag"  # keep the answer, but mark the claim
+
+
+class Outcome(StrEnum):
+    ANSWERED = "answered"
+    REFUSED = "refused"
+
+
+@dataclass(frozen=True, slots=True)
+class ConflictNote:
+    description: str
+    citations: tuple[Citation, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerResult:
+    question: str
+    tenant: str
+    outcome: Outcome
+    answer: CitedAnswer | None
+    message: str = ""
+    reasons: tuple[str, ...] = ()
+    searched: tuple[Citation, ...] = ()
+    conflicts: tuple[ConflictNote, ...] = ()
+    support: dict[int, SupportResult] = field(default_factory=dict)
+    summary: str = ""
+    generator_calls: int = 0
+
+    @property
+    def refused(self) -> bool:
+        return self.outcome is Outcome.REFUSED
+
+
+def passages_for(retrieved: Retrieved) -> list[Passage]:
+    """The numbered list a generator sees: number i is ``retrieved[i - 1]``."""
+    result = retrieved.result
+    assert result is not None
+    return [
+        Passage(
+            number=i,
+            text=hit.chunk.text,
+            title=hit.document.title,
+            evidence_id=c.evidence_id,
+            version=c.hash16,
+            date=hit.document.published_at or hit.document.created_at[:10] or None,
+            superseded=c.superseded,
+            start=hit.chunk.start,
+        )
+        for i, (hit, c) in enumerate(zip(result.hits, retrieved.citations, strict=True), start=1)
+    ]
+
+
+def build_answer(generation: Generation, retrieved: Retrieved) -> CitedAnswer:
+    """Map each claim's numbers to retrieved passages; spans only inside those passages.
+
+    A claim left with no valid number keeps no citation, so ``check_grounding``
+    rejects it; nothing is dropped here to make the answer pass.
+    """
+    result = retrieved.result
+    assert result is not None
+    hits = {c.chunk_id: h for c, h in zip(retrieved.citations, result.hits, strict=True)}
+    citations: list[Citation] = []
+    claims: list[Claim] = []
+    for gc in generation.claims:
+        cited = citations_from(retrieved, gc.used_excerpt_numbers)
+        ids: list[str] = []
+        for base in cited:
+            inside = [sp for sp in gc.spans if base.span[0] <= sp[0] < sp[1] <= base.span[1]]
+            if not inside:
+                citations.append(base)
+                ids.append(base.citation_id)
+            for sp in inside:
+                c = cite_hit(hits[base.chunk_id], tenant=retrieved.tenant,
+                             retrieved_at=base.retrieved_at, span=sp)
+                citations.append(c)
+                ids.append(c.citation_id)
+        kind = ClaimKind.INFERENCE if gc.kind == "inference" else ClaimKind.FACT
+        claims.append(Claim(gc.text, tuple(dict.fromkeys(ids)), kind, gc.quote))
+    return CitedAnswer(tuple(claims), unique(citations))
+
+
+def check_quotes(answer: CitedAnswer, retrieved: Retrieved) -> None:
+    """A claim's quote must appear verbatim in one of the passages it cites."""
+    result = retrieved.result
+    assert result is not None
+    text_of = {c.chunk_id: h.chunk.text for c, h in zip(retrieved.citations, result.hits, strict=True)}
+    for claim in answer.claims:
+        if claim.quote is None:
+            continue
+        texts = [text_of.get(c.chunk_id, "") for c in answer.sources(claim)]
+        if not any(claim.quote in t for t in texts):
+            raise QuoteMismatchError(claim.quote, claim.citation_ids)
+
+
+def check_support(
+    answer: CitedAnswer, retrieved: Retrieved, checker: SupportChecker, policy: SupportPolicy
+) -> dict[int, SupportResult]:
+    result = retrieved.result
+    assert result is not None
+    by_chunk = {c.chunk_id: h for c, h in zip(retrieved.citations, result.hits, strict=True)}
+    verdicts: dict[int, SupportResult] = {}
+    for i, claim in enumerate(answer.claims):
+        sources = answer.sources(claim)
+        if not sources:
+            continue
+        passages = []
+        for chunk_id in dict.fromkeys(c.chunk_id for c in sources):
+            hit = by_chunk[chunk_id]
+            passages.append(SupportPassage(hit.evidence_id, hit.chunk.text, hit.chunk.start))
+        verdict = checker.check(claim.text, passages)
+        verdicts[i] = verdict
+        if (
+            policy is SupportPolicy.REJECT
+            and claim.kind is ClaimKind.FACT
+            and verdict.verdict is Verdict.UNSUPPORTED
+        ):
+            raise UnsupportedClaimError(claim.text, claim.citation_ids)
+    return verdicts
+
+
+def answer_question(
+    corpus: Corpus,
+    question: str,
+    generator: Generator,
+    *,
+    tenant: str,
+    k: int = 6,
+    options: SearchOptions = SearchOptions(),
+    support: SupportChecker | None = None,
+    policy: SupportPolicy = SupportPolicy.REJECT,
+    summary: str = "",
+    repair: bool = True,
+) -> AnswerResult:
+    """Answer from the tenant's documents, or refuse. Never returns an unchecked answer."""
+    with answer_span() as span:
+        result = corpus.retrieve(question, tenant=tenant, k=k, options=options)
+        if not result.hits:
+            return AnswerResult(question, tenant, Outcome.REFUSED, None, NOTHING_RELEVANT)
+        retrieved = cite(result)
+        passages = passages_for(retrieved)
+        feedback: str | None = None
+        reasons: list[str] = []
+        calls = 0
+        attempts = 2 if (repair and generator.is_model) else 1
+        for _ in range(attempts):
+            generation = generator.generate(question, passages, summary=summary, feedback=feedback)
+            calls += 1
+            if not generation.sufficient_context:
+                return AnswerResult(
+                    question, tenant, Outcome.REFUSED, None, INSUFFICIENT,
+                    searched=retrieved.citations, summary=generation.summary,
+                    generator_calls=calls,
+                )
+            try:
+                answer = build_answer(generation, retrieved)
+                if not answer.claims:
+                    raise GroundingError("the generator returned no claims")
+                check_grounding(answer, retrieved, store=corpus.store)
+                check_quotes(answer, retrieved)
+                verdicts = (
+                    check_support(answer, retrieved, support, policy) if support else {}
+                )
+            except GroundingError as exc:
+                reasons.append(str(exc))
+                feedback = str(exc)
+                continue
+            span.set_attributes(citation_attributes(answer.citations))
+            return AnswerResult(
+                question, tenant, Outcome.ANSWERED, answer,
+                searched=retrieved.citations,
+                conflicts=_conflicts(generation, retrieved),
+                support=verdicts, summary=generation.summary, generator_calls=calls,
+            )
+        return AnswerResult(
+            question, tenant, Outcome.REFUSED, None,
+            "The answer was rejected because its citations did not hold.",
+            reasons=tuple(reasons), searched=retrieved.citations, generator_calls=calls,
+        )
+
+
+def _conflicts(generation: Generation, retrieved: Retrieved) -> tuple[ConflictNote, ...]:
+    return tuple(
+        ConflictNote(c.description, tuple(citations_from(retrieved, c.excerpt_numbers)))
+        for c in generation.conflicts
+    )
+
+
+def claims_sources(answer: CitedAnswer) -> Sequence[tuple[Claim, list[Citation]]]:
+    return [(c, answer.sources(c)) for c in answer.claims]

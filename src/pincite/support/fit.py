@@ -1,0 +1,105 @@
+"""Fitting the heuristic checker's logistic weights (dev splits only).
+
+``fit_logistic`` is plain L2-regularised logistic regression solved by Newton's
+method (IRLS; Hastie, Tibshirani & Friedman, *Elements of Statistical
+Learning*, §4.4.1). ``fit_default_weights`` extracts features on the WiCE and
+AttributionBench dev splits and fits the two weight sets that
+``heuristic.py`` ships (with and without an embedder); run it with
+``python -m pincite.support.fit ../shared/data``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from pincite.embed.base import Embedder
+from pincite.support.base import Thresholds, Verdict
+from pincite.support.heuristic import HeuristicSupportChecker, LogisticWeights
+from pincite.support.scoring import FEATURES
+
+__all__ = ["dev_features", "fit_default_weights", "fit_logistic"]
+
+
+def fit_logistic(
+    x: Sequence[Sequence[float]], y: Sequence[bool], *, l2: float = 1.0, iterations: int = 50
+) -> LogisticWeights:
+    """Weights minimising log-loss + ``l2``/2·‖coef‖² (the bias is not penalised)."""
+    a = np.asarray(x, dtype=np.float64)
+    t = np.asarray(y, dtype=np.float64)
+    if a.ndim != 2 or a.shape[0] != t.shape[0] or a.shape[0] == 0:
+        raise ValueError("fit_logistic needs a non-empty 2-d x with one label per row")
+    design = np.hstack([np.ones((a.shape[0], 1)), a])
+    penalty = np.full(design.shape[1], l2)
+    penalty[0] = 0.0
+    w = np.zeros(design.shape[1])
+    for _ in range(iterations):
+        p = 1.0 / (1.0 + np.exp(-np.clip(design @ w, -50, 50)))
+        gradient = design.T @ (p - t) + penalty * w
+        hessian = (design * (p * (1 - p))[:, None]).T @ design + np.diag(penalty) + 1e-9 * np.eye(len(w))
+        step = np.linalg.solve(hessian, gradient)
+        w -= step
+        if float(np.max(np.abs(step))) < 1e-8:
+            break
+    return LogisticWeights(float(w[0]), tuple(float(v) for v in w[1:]))
+
+
+def dev_features(
+    data_dir: Path, checker: HeuristicSupportChecker
+) -> tuple[list[list[float]], list[bool], list[Verdict], list[str]]:
+    """Features and labels of WiCE dev + AttributionBench dev (never a test split)."""
+    from pincite.eval.support import load_attributionbench, load_wice
+
+    examples = load_wice(data_dir / "wice", "dev") + load_attributionbench(
+        data_dir / "attributionbench", "dev"
+    )
+    x = [checker.features(e.claim, e.passages) for e in examples]
+    labels = [e.label for e in examples]
+    sources = ["wice" if e.gold_sentences or e.sentence_starts else "ab" for e in examples]
+    return x, [lab == Verdict.SUPPORTED for lab in labels], labels, sources
+
+
+def fit_default_weights(
+    data_dir: Path, embedder: Embedder
+) -> dict[str, tuple[LogisticWeights, Thresholds]]:
+    """Fit both shipped weight sets, and their thresholds, on the dev splits.
+
+    Features are extracted once with ``embedder``; the lexical-only set is fitted
+    on the same rows with the cosine column zeroed, so its cosine weight is 0.
+    """
+    from pincite.eval.support import tune_thresholds
+
+    x, y, labels, _ = dev_features(data_dir, HeuristicSupportChecker(embedder))
+    fitted = {}
+    for name, rows in (
+        ("WITH_EMBEDDER", x),
+        ("LEXICAL", [[*row[:-1], 0.0] for row in x]),
+    ):
+        weights = fit_logistic(rows, y)
+        if name == "LEXICAL":  # the column is all zeros; keep its weight exactly 0
+            weights = LogisticWeights(weights.bias, (*weights.coef[:-1], 0.0))
+        thresholds = tune_thresholds([weights.score(row) for row in rows], labels)
+        fitted[name] = (weights, thresholds)
+    return fitted
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("data_dir", type=Path, help="folder holding wice/ and attributionbench/")
+    args = parser.parse_args(argv)
+    from pincite.embed.default import default_embedder
+
+    for name, (w, t) in fit_default_weights(args.data_dir, default_embedder()).items():
+        coef = ", ".join(f"{c:.3f}" for c in w.coef)
+        print(f"WEIGHTS_{name} = LogisticWeights({w.bias:.3f}, ({coef}))")
+        print(f"THRESHOLDS_{name} = Thresholds(partial={t.partial:.3f}, supported={t.supported:.3f})")
+    print(f"# features: {', '.join(FEATURES)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,83 @@
+from __future__ import annotations
+
+import pytest
+
+from pincite.errors import ParseError
+from pincite.ingest.chunk import chunk
+from pincite.ingest.parse import parse_bytes
+
+PAGE = """<!doctype html>
+<html><head><title> Widget   Manual </title>
+<style>h1 { color: red }</style><script>var secret = "hidden";</script></head>
+<body>
+<h1>The <em>Widget</em></h1>
+<p>First   paragraph
+   spans lines.<br>After a break.</p>
+<noscript>Enable JS</noscript>
+<template><p>Template text</p></template>
+<section><h2>Setup</h2>
+<ul><li>Plug in</li><li>Switch on</li></ul>
+<h3>Caf&eacute; mode</h3><p>Brew.</p></section>
+<table><tr><th>Key</th><th>Value</th></tr><tr><td>a</td><td>1</td></tr></table>
+<pre>  indented
+    code</pre>
+<h2>Other</h2><div>Tail <span>text</span>.</div>
+</body></html>"""
+
+
+def test_visible_text_only_in_blocks() -> None:
+    doc = parse_bytes(PAGE.encode(), "manual.html")
+    assert doc.title == "Widget Manual"
+    for hidden in ("secret", "color", "Enable JS", "Template text"):
+        assert hidden not in doc.text
+    assert "First paragraph spans lines.\nAfter a break." in doc.text
+    assert "Plug in\n\nSwitch on" in doc.text
+    assert "Key Value\n\na 1" in doc.text
+    assert "  indented\n    code" in doc.text  # <pre> keeps its whitespace
+    assert "Tail text." in doc.text
+
+
+def test_headings_have_exact_offsets_and_paths() -> None:
+    doc = parse_bytes(PAGE.encode(), "manual.htm")
+    got = [(h.level, h.title, doc.text[h.start : h.end]) for h in doc.headings]
+    assert got == [
+        (1, "The Widget", "The Widget"),
+        (2, "Setup", "Setup"),
+        (3, "Café mode", "Café mode"),
+        (2, "Other", "Other"),
+    ]
+    chunks = chunk(doc, min_chars=1, target_chars=20, max_chars=60)
+
+    def section_of(words: str) -> tuple[str, ...]:
+        (found,) = [c for c in chunks if words in doc.text[c.start : c.end]]
+        return found.section
+
+    assert section_of("Brew.") == ("The Widget", "Setup", "Café mode")
+    assert section_of("Switch on") == ("The Widget", "Setup")
+    assert section_of("Tail text.") == ("The Widget", "Other")
+
+
+def test_title_falls_back_to_first_h1() -> None:
+    doc = parse_bytes(b"<h2>Sub</h2><h1>Main</h1><p>x</p>", "t.html")
+    assert doc.title == "Main"
+
+
+def test_page_with_no_visible_text_is_a_parse_error() -> None:
+    with pytest.raises(ParseError, match="no visible text"):
+        parse_bytes(b"<html><script>only()</script></html>", "s.html")
+
+
+def test_deep_nesting_does_not_overflow() -> None:
+    html = "<div>" * 5000 + "deep" + "</div>" * 5000
+    assert parse_bytes(html.encode(), "deep.html").text == "deep"
+
+
+def test_decomposed_entities_are_nfc() -> None:
+    doc = parse_bytes(b"<p>cafe&#x301;</p>", "nfc.html")
+    assert doc.text == "caf\u00e9"
+
+
+def test_invalid_utf8_in_html_is_a_warning() -> None:
+    doc = parse_bytes(b"<p>bad \xff byte</p>", "bad.html")
+    assert doc.text == "bad \ufffd byte"
+    assert doc.warnings == ("invalid UTF-8 replaced at 1 place",)
