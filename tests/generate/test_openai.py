@@ -30,9 +30,29 @@ pytestmark = pytest.mark.integration
 
 MODEL = "gpt-4o-2024-08-06"
 PASSAGES = (
-    Passage(1, "Refunds are issued within 14 days of a return.", "Refund policy", "v2", "eid-1"),
-    Passage(2, "Returns are accepted on 1 March.", "Calendar", "v1", "eid-2", date="2024-03-01"),
-    Passage(3, "Refunds take 30 days.", "Refund policy", "v1", "eid-3", superseded=True),
+    Passage(
+        number=1,
+        text="Refunds are issued within 14 days of a return.",
+        title="Refund policy",
+        evidence_id="eid-1",
+        version="v2",
+    ),
+    Passage(
+        number=2,
+        text="Returns are accepted on 1 March.",
+        title="Calendar",
+        evidence_id="eid-2",
+        version="v1",
+        date="2024-03-01",
+    ),
+    Passage(
+        number=3,
+        text="Refunds take 30 days.",
+        title="Refund policy",
+        evidence_id="eid-3",
+        version="v1",
+        superseded=True,
+    ),
 )
 QUESTION = "How long do refunds take?"
 

@@ -19,7 +19,9 @@ Metrics (``evaluate_support``):
   *not supported* (a citation that backs only part of a claim does not back
   the claim; LLM-AggreFact maps WiCE the same way). A prediction is
   "supported" only for the ``supported`` verdict. Accuracy, macro-F1, and
-  precision / recall of detecting the *not supported* claims.
+  precision / recall of detecting the *not supported* claims (``unsupported``:
+  any verdict but supported, i.e. flagged; ``rejected``: the ``unsupported``
+  verdict alone, what the fail-closed policy rejects).
 - **3-way view** (WiCE only): accuracy and macro-F1 over the three labels, and
   precision / recall of the ``unsupported`` verdict for ``not_supported``.
 - **sentence recall** (WiCE only): for claims with gold support sets, the share
@@ -46,6 +48,7 @@ from pincite.ids import SpanRef, decode, encode_chunk
 from pincite.support.base import SupportChecker, SupportPassage, SupportResult, Thresholds, Verdict
 
 __all__ = [
+    "REJECT_PRECISION",
     "SupportEvalReport",
     "SupportExample",
     "evaluate_support",
@@ -68,6 +71,9 @@ _AB_FILES = {
     "test": "test_all_subset_balanced_sampled500.jsonl.gz",
     "test_ood": "test_ood_all_subset_balanced.jsonl.gz",
 }
+#: ``run_support_eval`` tunes ``partial`` like the shipped defaults: the highest
+#: cut below which >= 85 % of dev claims are not supported (see ``tune_thresholds``).
+REJECT_PRECISION = 0.85
 _NS = uuid.UUID("5f1c1f0e-2a51-4b0c-9d59-1c2e3b7f0a11")  # fixed: example ids stay stable
 
 
@@ -222,6 +228,7 @@ def evaluate_support(
     report["binary"] = {
         **_classification(not_supported_gold, not_supported_pred, (True, False)),
         "unsupported": _detection(not_supported_gold, not_supported_pred),
+        "rejected": _detection(not_supported_gold, [v == Verdict.UNSUPPORTED for v in verdicts]),
     }
     if Verdict.PARTIAL in gold:
         report["three_way"] = {
@@ -263,18 +270,40 @@ def _best_cut(scores: Sequence[float], positive: Sequence[bool], *, above: bool)
     return best_t
 
 
-def tune_thresholds(scores: Sequence[float], labels: Sequence[Verdict]) -> Thresholds:
+def tune_thresholds(
+    scores: Sequence[float],
+    labels: Sequence[Verdict],
+    *,
+    reject_precision: float | None = None,
+) -> Thresholds:
     """Dev-split thresholds for a checker's scores (pure; use dev labels only).
 
-    ``supported`` maximises macro-F1 of supported vs not; ``partial`` (at most
-    ``supported``) maximises macro-F1 of unsupported vs not. With no partial
-    labels the two coincide and the checker answers supported / unsupported.
+    ``supported`` maximises macro-F1 of supported vs not. ``partial`` (at most
+    ``supported``) maximises macro-F1 of unsupported vs not; with
+    ``reject_precision`` it is instead the highest cut below which at least
+    that share of claims are not supported (0 when no cut reaches it), so that
+    ``unsupported`` verdicts are rare and mostly right.
     """
     if len(scores) != len(labels) or not scores:
         raise ValueError("tune_thresholds needs one label per score and at least one score")
     hi = _best_cut(scores, [lab == Verdict.SUPPORTED for lab in labels], above=True)
-    lo = _best_cut(scores, [lab == Verdict.UNSUPPORTED for lab in labels], above=False)
+    if reject_precision is None:
+        lo = _best_cut(scores, [lab == Verdict.UNSUPPORTED for lab in labels], above=False)
+    else:
+        lo = _precise_cut(scores, [lab != Verdict.SUPPORTED for lab in labels], reject_precision)
     return Thresholds(partial=min(lo, hi), supported=hi)
+
+
+def _precise_cut(scores: Sequence[float], positive: Sequence[bool], precision: float) -> float:
+    """The highest midpoint ``t`` with precision of ``score < t`` for ``positive`` >= ``precision``."""
+    ranked = sorted(zip(scores, positive, strict=True))
+    best, hits = 0.0, 0
+    for k, (score, is_positive) in enumerate(ranked):
+        hits += is_positive
+        following = ranked[k + 1][0] if k + 1 < len(ranked) else 1.0
+        if following > score and hits / (k + 1) >= precision:
+            best = (score + following) / 2
+    return best
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,7 +332,8 @@ class SupportEvalReport:
         parts = [
             f"{self.dataset}/{self.split} n={m['n']} checker={self.checker}",
             f"binary acc={b['accuracy']:.3f} macroF1={b['macro_f1']:.3f} "
-            f"unsupported P={b['unsupported']['precision']:.3f} R={b['unsupported']['recall']:.3f}",
+            f"flagged P={b['unsupported']['precision']:.3f} R={b['unsupported']['recall']:.3f} "
+            f"rejected P={b['rejected']['precision']:.3f} R={b['rejected']['recall']:.3f}",
         ]
         if "three_way" in m:
             w = m["three_way"]
@@ -333,7 +363,9 @@ def run_support_eval(
     if tune:
         dev = examples if split == "dev" else load_support_dataset(dataset_dir, "dev")[1]
         dev_results = results if split == "dev" else score_examples(checker, dev)
-        thresholds = tune_thresholds([r.score for r in dev_results], [e.label for e in dev])
+        thresholds = tune_thresholds(
+            [r.score for r in dev_results], [e.label for e in dev], reject_precision=REJECT_PRECISION
+        )
         tuned_on = f"{dataset}/dev"
     metrics = evaluate_support(checker, examples, thresholds=thresholds, results=results)
     return SupportEvalReport(dataset, split, repr(checker), thresholds, tuned_on, metrics)

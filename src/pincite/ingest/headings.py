@@ -28,7 +28,7 @@ _APPENDIX = re.compile(
 # Table-of-contents lines: dot leaders, or a title followed by a far-off page number.
 _TOC = re.compile(r"(?:\.{4,}|(?:\. ){3,}|…{2,}|\s{2,}\d+\s*$)")
 _PAGE_FOOTER = re.compile(r"\[Page (\w+)\]")
-_SENTENCE_END = re.compile(r"[,;:]$")
+_CLAUSE_END = re.compile(r"[,;:]$")
 
 # How many lines at the top and bottom of each page may be running headers/footers.
 _FURNITURE_DEPTH = 3
@@ -93,7 +93,7 @@ def _numbered(line: str) -> tuple[int, str] | None:
         # "3.2.2 http URL" is a heading; "2 or more ..." is a sentence.
         if not (first.isupper() or first.isdigit() or "." in match["num"]):
             return None
-        if _SENTENCE_END.search(match["title"]):
+        if _CLAUSE_END.search(match["title"]):
             return None
         if not any(ch.isalpha() for ch in match["title"]):
             return None

@@ -22,30 +22,49 @@ from pincite.support.base import Thresholds, Verdict
 from pincite.support.heuristic import HeuristicSupportChecker, LogisticWeights
 from pincite.support.scoring import FEATURES
 
-__all__ = ["dev_features", "fit_default_weights", "fit_logistic"]
+__all__ = ["PRIORS", "dev_features", "fit_default_weights", "fit_logistic"]
+
+
+#: Coefficients set by hand, not fitted: the dev sets hold too few negated or
+#: reversed claims to learn these, and a checker that ignores "not" or
+#: "decreases" lets the classic decorative citation through (issue 7). Each is
+#: the log-odds penalty when the best window fully covers the claim.
+PRIORS = {"num_conflict": -1.0, "negation": -1.0, "polarity": -1.5}
 
 
 def fit_logistic(
-    x: Sequence[Sequence[float]], y: Sequence[bool], *, l2: float = 1.0, iterations: int = 50
+    x: Sequence[Sequence[float]],
+    y: Sequence[bool],
+    *,
+    l2: float = 1.0,
+    fixed: dict[int, float] | None = None,
+    iterations: int = 50,
 ) -> LogisticWeights:
-    """Weights minimising log-loss + ``l2``/2·‖coef‖² (the bias is not penalised)."""
+    """Weights minimising log-loss + ``l2``/2·‖coef‖² (the bias is not penalised).
+
+    ``fixed`` maps column indexes to coefficients that are held, not fitted.
+    """
     a = np.asarray(x, dtype=np.float64)
     t = np.asarray(y, dtype=np.float64)
     if a.ndim != 2 or a.shape[0] != t.shape[0] or a.shape[0] == 0:
         raise ValueError("fit_logistic needs a non-empty 2-d x with one label per row")
-    design = np.hstack([np.ones((a.shape[0], 1)), a])
+    fixed = fixed or {}
+    offset = sum((a[:, j] * c for j, c in fixed.items()), np.zeros(a.shape[0]))
+    free = [j for j in range(a.shape[1]) if j not in fixed]
+    design = np.hstack([np.ones((a.shape[0], 1)), a[:, free]])
     penalty = np.full(design.shape[1], l2)
     penalty[0] = 0.0
     w = np.zeros(design.shape[1])
     for _ in range(iterations):
-        p = 1.0 / (1.0 + np.exp(-np.clip(design @ w, -50, 50)))
+        p = 1.0 / (1.0 + np.exp(-np.clip(design @ w + offset, -50, 50)))
         gradient = design.T @ (p - t) + penalty * w
         hessian = (design * (p * (1 - p))[:, None]).T @ design + np.diag(penalty) + 1e-9 * np.eye(len(w))
         step = np.linalg.solve(hessian, gradient)
         w -= step
         if float(np.max(np.abs(step))) < 1e-8:
             break
-    return LogisticWeights(float(w[0]), tuple(float(v) for v in w[1:]))
+    coef = dict(zip(free, (float(v) for v in w[1:]), strict=True)) | fixed
+    return LogisticWeights(float(w[0]), tuple(coef[j] for j in range(a.shape[1])))
 
 
 def dev_features(
@@ -71,18 +90,21 @@ def fit_default_weights(
     Features are extracted once with ``embedder``; the lexical-only set is fitted
     on the same rows with the cosine column zeroed, so its cosine weight is 0.
     """
-    from pincite.eval.support import tune_thresholds
+    # The shipped ``partial`` threshold is the highest score below which at
+    # least REJECT_PRECISION of dev claims are in fact not supported, so the
+    # fail-closed policy rejects an answer only on a confident ``unsupported``.
+    from pincite.eval.support import REJECT_PRECISION, tune_thresholds
 
     x, y, labels, _ = dev_features(data_dir, HeuristicSupportChecker(embedder))
+    fixed = {FEATURES.index(name): value for name, value in PRIORS.items()}
     fitted = {}
-    for name, rows in (
-        ("WITH_EMBEDDER", x),
-        ("LEXICAL", [[*row[:-1], 0.0] for row in x]),
+    for name, rows, hold in (
+        ("WITH_EMBEDDER", x, fixed),
+        ("LEXICAL", [[*row[:-1], 0.0] for row in x], fixed | {len(FEATURES) - 1: 0.0}),
     ):
-        weights = fit_logistic(rows, y)
-        if name == "LEXICAL":  # the column is all zeros; keep its weight exactly 0
-            weights = LogisticWeights(weights.bias, (*weights.coef[:-1], 0.0))
-        thresholds = tune_thresholds([weights.score(row) for row in rows], labels)
+        weights = fit_logistic(rows, y, fixed=hold)
+        scores = [weights.score(row) for row in rows]
+        thresholds = tune_thresholds(scores, labels, reject_precision=REJECT_PRECISION)
         fitted[name] = (weights, thresholds)
     return fitted
 

@@ -1,0 +1,243 @@
+"""The answer path fails closed: every way a citation can be wrong is rejected or refused."""
+
+from __future__ import annotations
+
+import dataclasses
+import uuid
+from collections.abc import Sequence
+
+import pytest
+
+from pincite import ids
+from pincite.corpus import Corpus
+from pincite.errors import (
+    ConfigurationError,
+    QuoteMismatchError,
+    TenantCrossingError,
+    UncitedClaimError,
+    UngroundedCitationError,
+)
+from pincite.generate.base import GeneratedClaim, Generation, Passage
+from pincite.generate.extractive import ExtractiveGenerator
+from pincite.ground.answer import (
+    NOTHING_RELEVANT,
+    Outcome,
+    answer_question,
+    build_answer,
+    check_quotes,
+    passages_for,
+)
+from pincite.ground.cite import CitedAnswer, Claim, check_grounding, cite, cite_hit
+from pincite.ground.resolve import CitationResolver, MemoryRecord, citation_attributes, excerpt
+from pincite.retrieve.search import SearchMode, SearchOptions
+
+LEXICAL = SearchOptions(mode=SearchMode.LEXICAL)
+POLICY = (
+    "Data retention\n\nCustomer invoices are retained for seven years. "
+    "Support tickets are deleted after two years.\n\n"
+    "Access control\n\nProduction access requires a hardware security key."
+)
+
+
+class ScriptedGenerator:
+    """A stand-in for a language model: returns prepared generations and counts calls."""
+
+    name = "scripted"
+    is_model = True
+
+    def __init__(self, *generations: Generation) -> None:
+        self.generations = list(generations)
+        self.calls: list[tuple[str, str | None]] = []
+
+    def generate(self, question: str, passages: Sequence[Passage], *, summary: str = "",
+                 feedback: str | None = None) -> Generation:
+        self.calls.append((question, feedback))
+        return self.generations[min(len(self.calls), len(self.generations)) - 1]
+
+
+def claim(text: str, *numbers: object, quote: str | None = None, kind: str = "fact") -> Generation:
+    return Generation((GeneratedClaim(text, tuple(numbers), kind, quote),), True)
+
+
+@pytest.fixture
+def acme(corpus: Corpus) -> Corpus:
+    corpus.ingest_text(POLICY, uri="policy://retention", tenant="acme", title="Retention policy")
+    corpus.ingest_text("Globex invoices are retained for one year.", uri="g://x", tenant="globex")
+    return corpus
+
+
+def ask(corpus: Corpus, gen: ScriptedGenerator | ExtractiveGenerator, q: str = "invoices retained"):  # type: ignore[no-untyped-def]
+    return answer_question(corpus, q, gen, tenant="acme", options=LEXICAL)
+
+
+def test_valid_answer_cites_exact_characters(acme: Corpus) -> None:
+    gen = ScriptedGenerator(claim("Invoices are kept seven years.", 1,
+                                  quote="retained for seven years"))
+    result = ask(acme, gen)
+    assert result.outcome is Outcome.ANSWERED and result.answer is not None
+    [c] = result.answer.citations
+    assert c.tenant == "acme" and "seven years" in excerpt(c, acme.store)
+    version = acme.versions(c.document_id, tenant="acme")[0]
+    assert excerpt(c, acme.store) == version.text[c.span[0] : c.span[1]]
+    assert result.answer.provenance() == [c.citation_id]
+
+
+def test_empty_retrieval_refuses_without_calling_the_generator(acme: Corpus) -> None:
+    gen = ScriptedGenerator(claim("anything", 1))
+    result = ask(acme, gen, "zebra migration patterns")
+    assert result.refused and result.message == NOTHING_RELEVANT
+    assert gen.calls == [] and result.generator_calls == 0
+
+
+def test_insufficient_context_is_a_refusal_listing_what_was_searched(acme: Corpus) -> None:
+    gen = ScriptedGenerator(Generation((), False))
+    result = ask(acme, gen)
+    assert result.refused and result.answer is None and result.searched
+
+
+@pytest.mark.parametrize("numbers", [(0,), (2,), (99,), (-1,), ("1",), (1.0,), (True,), ()])
+def test_out_of_range_or_non_integer_numbers_leave_the_claim_uncited(
+    acme: Corpus, numbers: tuple[object, ...]
+) -> None:
+    gen = ScriptedGenerator(claim("Invoices are kept seven years.", *numbers))
+    result = ask(acme, gen)
+    assert result.refused and result.answer is None
+    assert len(gen.calls) == 2  # one repair pass, then refusal
+    assert "no citation" in result.reasons[0]
+    assert gen.calls[1][1] == result.reasons[0]  # the repair pass got the failure
+
+
+def test_repair_pass_can_fix_an_answer(acme: Corpus) -> None:
+    gen = ScriptedGenerator(claim("Invoices: seven years.", 7), claim("Invoices: seven years.", 1))
+    result = ask(acme, gen)
+    assert result.outcome is Outcome.ANSWERED and result.generator_calls == 2
+
+
+def test_quote_not_in_passage_is_rejected(acme: Corpus) -> None:
+    gen = ScriptedGenerator(claim("Invoices are kept ten years.", 1, quote="retained for ten years"))
+    result = ask(acme, gen)
+    assert result.refused and "quote not found" in result.reasons[0]
+    result_obj = acme.retrieve("invoices retained", tenant="acme", options=LEXICAL)
+    retrieved = cite(result_obj)
+    answer = build_answer(claim("x", 1, quote="not there"), retrieved)
+    with pytest.raises(QuoteMismatchError):
+        check_quotes(answer, retrieved)
+
+
+def _retrieved(corpus: Corpus, tenant: str = "acme"):  # type: ignore[no-untyped-def]
+    return cite(corpus.retrieve("invoices retained", tenant=tenant, options=LEXICAL))
+
+
+def test_fact_without_citation_raises(acme: Corpus) -> None:
+    with pytest.raises(UncitedClaimError):
+        check_grounding(CitedAnswer((Claim("Unbacked."),), ()), _retrieved(acme))
+    # An inference needs no citation.
+    check_grounding(CitedAnswer((Claim("So, long.", (), kind="inference"),), ()),  # type: ignore[arg-type]
+                    _retrieved(acme))
+
+
+def test_claim_naming_an_id_the_answer_does_not_carry(acme: Corpus) -> None:
+    retrieved = _retrieved(acme)
+    answer = CitedAnswer((Claim("x", ("c-forged",)),), (retrieved[0],))
+    with pytest.raises(UngroundedCitationError) as info:
+        check_grounding(answer, retrieved)
+    assert info.value.missing == ("c-forged",)
+    assert info.value.available == (retrieved[0].citation_id,)
+
+
+def test_forged_evidence_id_is_ungrounded(acme: Corpus) -> None:
+    retrieved = _retrieved(acme)
+    real = retrieved[0]
+    forged = dataclasses.replace(
+        real, evidence_id=ids.encode_chunk(str(uuid.uuid4()), real.hash16, real.chunk_id)
+    )
+    with pytest.raises(UngroundedCitationError) as info:
+        check_grounding(CitedAnswer((Claim("x", (forged.citation_id,)),), (forged,)), retrieved)
+    assert forged.evidence_id in info.value.missing and real.evidence_id in info.value.available
+
+
+def test_tampered_span_is_ungrounded(acme: Corpus) -> None:
+    retrieved = _retrieved(acme)
+    real = retrieved[0]
+    for span in ((real.span[0], real.span[1] + 40), (real.span[0] - 1, real.span[1])):
+        tampered = dataclasses.replace(real, span=span)
+        with pytest.raises(UngroundedCitationError):
+            check_grounding(CitedAnswer((Claim("x", (real.citation_id,)),), (tampered,)),
+                            retrieved)
+
+
+def test_citation_altered_after_cite_is_caught_against_the_store(acme: Corpus) -> None:
+    retrieved = _retrieved(acme)
+    real = retrieved[0]
+    answer = CitedAnswer((Claim("x", (real.citation_id,)),), (real,))
+    check_grounding(answer, retrieved, store=acme.store)
+    acme.erase(real.document_id, tenant="acme", chunk_id=real.chunk_id)
+    with pytest.raises(UngroundedCitationError):
+        check_grounding(answer, retrieved, store=acme.store)
+
+
+def test_superseded_version_citation_does_not_match_current_retrieval(acme: Corpus) -> None:
+    old = _retrieved(acme)
+    acme.ingest_text(POLICY.replace("seven", "eight"), uri="policy://retention", tenant="acme")
+    new = _retrieved(acme)
+    stale = old[0]
+    with pytest.raises(UngroundedCitationError):
+        check_grounding(CitedAnswer((Claim("x", (stale.citation_id,)),), (stale,)), new)
+    resolution = CitationResolver(acme.store).resolve(stale)
+    assert resolution.superseded and "seven years" in (resolution.text or "")
+
+
+def test_cross_tenant_citation_raises(acme: Corpus) -> None:
+    ours = _retrieved(acme)
+    theirs = _retrieved(acme, tenant="globex")[0]
+    answer = CitedAnswer((Claim("x", (theirs.citation_id,)),), (theirs,))
+    with pytest.raises(TenantCrossingError):
+        check_grounding(answer, ours)
+
+
+def test_erased_chunk_resolves_to_a_tombstone(acme: Corpus) -> None:
+    c = _retrieved(acme)[0]
+    acme.erase(c.document_id, tenant="acme", chunk_id=c.chunk_id)
+    res = CitationResolver(acme.store).resolve(c)
+    assert res.erased and res.text is None
+
+
+def test_cite_refuses_a_chunk_without_span(acme: Corpus) -> None:
+    result = acme.retrieve("invoices retained", tenant="acme", options=LEXICAL)
+    hit = result.hits[0]
+    broken = dataclasses.replace(hit, chunk=dataclasses.replace(hit.chunk, end=hit.chunk.start))
+    with pytest.raises(ConfigurationError):
+        cite_hit(broken, tenant="acme", retrieved_at=result.retrieved_at)
+
+
+def test_duplicate_citation_ids_rejected(acme: Corpus) -> None:
+    c = _retrieved(acme)[0]
+    with pytest.raises(ValueError, match="duplicate"):
+        CitedAnswer((Claim("x", (c.citation_id,)),), (c, c))
+
+
+def test_extractive_answer_cites_sentence_spans(acme: Corpus) -> None:
+    result = ask(acme, ExtractiveGenerator(), "How long are customer invoices retained?")
+    assert result.outcome is Outcome.ANSWERED and result.answer is not None
+    [first, *_] = result.answer.claims
+    assert first.text == "Customer invoices are retained for seven years."
+    [c] = result.answer.sources(first)
+    assert c.evidence_id.startswith("ev1:s:")
+    assert excerpt(c, acme.store) == "Customer invoices are retained for seven years."
+
+
+def test_passages_are_numbered_from_one_in_rank_order(acme: Corpus) -> None:
+    retrieved = _retrieved(acme)
+    passages = passages_for(retrieved)
+    assert [p.number for p in passages] == list(range(1, len(retrieved) + 1))
+    assert [p.evidence_id for p in passages] == [c.evidence_id for c in retrieved]
+
+
+def test_memory_record_and_trace_attributes_carry_no_text(acme: Corpus) -> None:
+    retrieved = _retrieved(acme)
+    record = MemoryRecord("Invoices: seven years.", retrieved.citations)
+    assert record.provenance() == [c.evidence_id for c in retrieved]
+    attrs = citation_attributes(list(retrieved.citations))
+    assert attrs["pincite.citation.count"] == len(retrieved)
+    flat = repr(attrs)
+    assert "invoices" not in flat.lower() and "seven" not in flat
