@@ -56,7 +56,7 @@ STOPWORDS = frozenset(
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 _NUMBER = re.compile(
-    r"(?<![\w.])[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
+    r"(?<![\w.])[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![.,]?\d)"
     r"(?:\s*(?:%|percent\b|per cent\b))?"
     r"(?:st|nd|rd|th)?"
     r"(?:\s+(?P<scale>thousand|million|billion|trillion)\b)?",
