@@ -20,7 +20,8 @@ def open_store(db: str | Path) -> Store:
             raise ConfigurationError(
                 "PostgreSQL needs the postgres extra: pip install 'pincite[postgres]'"
             ) from exc
-        return PostgresStore(address)
+        store: Store = PostgresStore(address)
+        return store
     from pincite.store.sqlite import SQLiteStore
 
     if address != ":memory:":
@@ -31,7 +32,7 @@ def open_store(db: str | Path) -> Store:
     return SQLiteStore(address)
 
 
-def open(  # noqa: A001 - mirrors the builtin on purpose: pincite.open(...)
+def open(
     db: str | Path = "pincite.db",
     *,
     embedder: Embedder | str | None = "default",

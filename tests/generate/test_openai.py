@@ -214,7 +214,7 @@ def test_identity_and_protocols(fake_api: FakeAPI) -> None:
         # Structural: mypy checks these assignments; at run time they only alias.
         as_generator: Generator = gen
         as_caller: ToolCaller = gen
-        assert as_generator is as_caller
+        assert as_generator.is_model and callable(as_caller.complete_tool_call)
     assert fake_api.received == []
 
 

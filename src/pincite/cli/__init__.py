@@ -14,4 +14,5 @@ def main() -> None:
 __all__ = ["cli", "main"]
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    main()
+    sys.exit(0)

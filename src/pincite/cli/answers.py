@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from pincite.cli.common import (
+    F,
     db_option,
     embedder_option,
     handle_errors,
@@ -31,7 +32,7 @@ generator_options = [
 ]
 
 
-def with_generator_options(fn):  # type: ignore[no-untyped-def]
+def with_generator_options(fn: F) -> F:
     for option in reversed(generator_options):
         fn = option(fn)
     return fn

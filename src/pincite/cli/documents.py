@@ -53,7 +53,7 @@ def ingest(
     with corpus, Progress(
         TextColumn("[progress.description]{task.description}"), BarColumn(),
         MofNCompleteColumn(), TimeElapsedColumn(), console=err,
-        disable=len(files) < 2 or as_json and not err.is_terminal, transient=True,
+        disable=len(files) < 2 or (as_json and not err.is_terminal), transient=True,
     ) as progress:
         task = progress.add_task("ingesting", total=len(files))
         for report in corpus.ingest_paths(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -83,7 +84,10 @@ def check(answer: Path, ledger: Path, as_json: bool) -> None:
     Verdicts: valid (read in full in this scope), malformed, unfetched
     (invented, unread or out of scope). Exit status 1 unless all are valid.
     """
-    text = click.get_text_stream("stdin").read() if str(answer) == "-" else _read(answer)
+    if str(answer) == "-":
+        text = sys.stdin.read()
+    else:
+        text = _read(answer)
     verdicts = check_citations(text, FetchLedger.load(ledger))
     for v in verdicts:
         if as_json:
@@ -91,7 +95,8 @@ def check(answer: Path, ledger: Path, as_json: bool) -> None:
         else:
             out.print(f"{v.verdict.value:<10} {v.id}")
     if not verdicts:
-        out.print("no evidence ids found in the answer") if not as_json else None
+        if not as_json:
+            out.print("no evidence ids found in the answer")
         raise SystemExit(1)
     if any(v.verdict is not Verdict.VALID for v in verdicts):
         raise SystemExit(1)

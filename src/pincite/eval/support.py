@@ -314,6 +314,8 @@ class SupportEvalReport:
     thresholds: Thresholds | None
     tuned_on: str | None
     metrics: dict[str, Any] = field(default_factory=dict)
+    #: The same split judged by the checker's own (shipped) thresholds.
+    checker_metrics: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         t = self.thresholds
@@ -324,6 +326,7 @@ class SupportEvalReport:
             "thresholds": {"partial": t.partial, "supported": t.supported} if t else None,
             "tuned_on": self.tuned_on,
             "metrics": self.metrics,
+            "checker_metrics": self.checker_metrics,
         }
 
     def format(self) -> str:
@@ -340,6 +343,13 @@ class SupportEvalReport:
             parts.append(f"3-way acc={w['accuracy']:.3f} macroF1={w['macro_f1']:.3f}")
         if "sentence_recall" in m:
             parts.append(f"sentence recall={m['sentence_recall']:.3f} ({m['sentences_per_claim']:.1f}/claim)")
+        if self.checker_metrics is not self.metrics and self.checker_metrics:
+            o = self.checker_metrics["binary"]
+            parts.append(
+                f"with the checker's own thresholds: binary acc={o['accuracy']:.3f} "
+                f"macroF1={o['macro_f1']:.3f} rejected P={o['rejected']['precision']:.3f} "
+                f"R={o['rejected']['recall']:.3f}"
+            )
         if self.thresholds:
             parts.append(
                 f"thresholds partial={self.thresholds.partial:.3f} supported="
@@ -368,7 +378,8 @@ def run_support_eval(
         )
         tuned_on = f"{dataset}/dev"
     metrics = evaluate_support(checker, examples, thresholds=thresholds, results=results)
-    return SupportEvalReport(dataset, split, repr(checker), thresholds, tuned_on, metrics)
+    own = evaluate_support(checker, examples, results=results) if tune else metrics
+    return SupportEvalReport(dataset, split, repr(checker), thresholds, tuned_on, metrics, own)
 
 
 _CHECKERS = ("heuristic", "heuristic-lexical", "lexical-overlap")

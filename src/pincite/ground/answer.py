@@ -16,9 +16,9 @@ from pincite.ground.cite import (
     ClaimKind,
     Retrieved,
     check_grounding,
+    citations_from,
     cite,
     cite_hit,
-    citations_from,
     unique,
 )
 from pincite.ground.resolve import citation_attributes

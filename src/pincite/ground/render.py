@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-
-import re
 
 from pincite.ground.check import CANDIDATE, clean
 from pincite.ground.fetch import FetchOutcome, FetchStatus

@@ -75,7 +75,7 @@ def store_parsed(
     """
     chash = content_hash(parsed.text)
     existing = store.find_document(tenant, uri=uri)
-    current = existing and store.current_hash(tenant, existing.document_id)
+    current = store.current_hash(tenant, existing.document_id) if existing else None
     if existing is not None and current == chash:
         if existing.status is DocumentStatus.DELETED:
             store.set_status(tenant, existing.document_id, DocumentStatus.LIVE)

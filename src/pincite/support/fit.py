@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from pincite.embed.base import Embedder
+from pincite.eval.support import SupportExample
 from pincite.support.base import Thresholds, Verdict
 from pincite.support.heuristic import HeuristicSupportChecker, LogisticWeights
 from pincite.support.scoring import FEATURES
@@ -67,15 +68,19 @@ def fit_logistic(
     return LogisticWeights(float(w[0]), tuple(coef[j] for j in range(a.shape[1])))
 
 
+def _dev_examples(data_dir: Path) -> list[SupportExample]:
+    from pincite.eval.support import load_attributionbench, load_wice
+
+    return load_wice(data_dir / "wice", "dev") + load_attributionbench(
+        data_dir / "attributionbench", "dev"
+    )
+
+
 def dev_features(
     data_dir: Path, checker: HeuristicSupportChecker
 ) -> tuple[list[list[float]], list[bool], list[Verdict], list[str]]:
     """Features and labels of WiCE dev + AttributionBench dev (never a test split)."""
-    from pincite.eval.support import load_attributionbench, load_wice
-
-    examples = load_wice(data_dir / "wice", "dev") + load_attributionbench(
-        data_dir / "attributionbench", "dev"
-    )
+    examples = _dev_examples(data_dir)
     x = [checker.features(e.claim, e.passages) for e in examples]
     labels = [e.label for e in examples]
     sources = ["wice" if e.gold_sentences or e.sentence_starts else "ab" for e in examples]
@@ -120,6 +125,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"WEIGHTS_{name} = LogisticWeights({w.bias:.3f}, ({coef}))")
         print(f"THRESHOLDS_{name} = Thresholds(partial={t.partial:.3f}, supported={t.supported:.3f})")
     print(f"# features: {', '.join(FEATURES)}")
+    from pincite.eval.support import REJECT_PRECISION, tune_thresholds
+    from pincite.support.heuristic import LexicalOverlapChecker
+
+    examples = _dev_examples(args.data_dir)
+    baseline = LexicalOverlapChecker()
+    t = tune_thresholds(
+        [baseline.check(e.claim, e.passages).score for e in examples],
+        [e.label for e in examples],
+        reject_precision=REJECT_PRECISION,
+    )
+    print(f"BASELINE_THRESHOLDS = Thresholds(partial={t.partial:.3f}, supported={t.supported:.3f})")
     return 0
 
 

@@ -31,8 +31,15 @@ from pincite.support.base import (
     Thresholds,
     Verdict,
 )
-from pincite.support.scoring import FEATURES, Analysis, Window, analyse, feature_vector
-from pincite.support.scoring import greedy_cover, windows
+from pincite.support.scoring import (
+    FEATURES,
+    Analysis,
+    Window,
+    analyse,
+    feature_vector,
+    greedy_cover,
+    windows,
+)
 
 __all__ = [
     "BASELINE_THRESHOLDS",
@@ -66,12 +73,16 @@ class LogisticWeights:
 # Fitted by `python -m pincite.support.fit ../shared/data` (L2-regularised
 # logistic regression, supported vs not) on WiCE dev + AttributionBench dev
 # only; thresholds by `tune_thresholds` on the same dev scores.
-WEIGHTS_WITH_EMBEDDER = LogisticWeights(0.0, (1.0, 1.0, -0.5, -1.0, -1.0, -1.0, -1.0, -1.0, 0.0, 1.0))
-THRESHOLDS_WITH_EMBEDDER = Thresholds(partial=0.4, supported=0.6)
-WEIGHTS_LEXICAL = LogisticWeights(0.0, (1.0, 1.0, -0.5, -1.0, -1.0, -1.0, -1.0, -1.0, 0.0, 0.0))
-THRESHOLDS_LEXICAL = Thresholds(partial=0.4, supported=0.6)
-# For LexicalOverlapChecker: tuned like the others, on the same dev splits.
-BASELINE_THRESHOLDS = Thresholds(partial=0.5, supported=0.8)
+WEIGHTS_WITH_EMBEDDER = LogisticWeights(
+    -2.646, (2.044, -2.223, -1.319, 0.250, -1.000, -1.000, -1.500, 0.040, 1.359, 2.416)
+)
+THRESHOLDS_WITH_EMBEDDER = Thresholds(partial=0.209, supported=0.514)
+WEIGHTS_LEXICAL = LogisticWeights(
+    -1.540, (2.741, -3.443, -1.893, 0.257, -1.000, -1.000, -1.500, -0.083, 2.001, 0.000)
+)
+THRESHOLDS_LEXICAL = Thresholds(partial=0.153, supported=0.489)
+# For LexicalOverlapChecker: tuned the same way on the same dev splits.
+BASELINE_THRESHOLDS = Thresholds(partial=0.069, supported=0.432)
 
 _CACHE_SIZE = 4096
 
@@ -86,6 +97,8 @@ class HeuristicSupportChecker:
     ``max_sentences`` bounds the supporting sentences returned; after the
     first, a sentence must add at least ``min_gain`` of the claim's content
     weight.
+
+    A passage sharing no content word with the claim scores 0.
 
     The overall verdict judges all passages together. ``per_passage`` judges
     each passage alone on the lexical signals only (``WEIGHTS_LEXICAL``), so
@@ -133,7 +146,7 @@ class HeuristicSupportChecker:
             )
         pool = analysis.indexes()
         best, cover, x = self._judge(claim, passages, analysis, pool, embed=True)
-        score = self.weights.score(x)
+        score = _score(self.weights, x)
         verdict = self.thresholds.verdict(score)
         if len(passages) == 1:
             per_passage = (
@@ -185,7 +198,7 @@ class HeuristicSupportChecker:
         self, claim: str, passages: Sequence[SupportPassage], analysis: Analysis, p: int
     ) -> PassageSupport:
         _, cover, x = self._judge(claim, passages, analysis, analysis.indexes(p), embed=False)
-        score = WEIGHTS_LEXICAL.score(x)
+        score = _score(WEIGHTS_LEXICAL, x)
         return PassageSupport(
             evidence_id=passages[p].evidence_id,
             verdict=THRESHOLDS_LEXICAL.verdict(score),
@@ -222,6 +235,16 @@ class HeuristicSupportChecker:
                     self._cache.popitem(last=False)
         with self._lock:
             return np.stack([self._cache.get(t, np.zeros(self.embedder.dim, np.float32)) for t in texts])
+
+
+def _score(weights: LogisticWeights, x: list[float]) -> float:
+    """The logistic score, except 0 when no content word of the claim is in the evidence.
+
+    Support needs at least one shared content word; without the rule an
+    unrelated passage could still reach ``partial`` on the claim's length and
+    bias terms alone.
+    """
+    return 0.0 if x[FEATURES.index("cov_set")] == 0.0 else weights.score(x)
 
 
 def _sentence_ids(
@@ -263,6 +286,9 @@ class LexicalOverlapChecker:
 
     def __init__(self, thresholds: Thresholds = BASELINE_THRESHOLDS) -> None:
         self.thresholds = thresholds
+
+    def __repr__(self) -> str:
+        return f"LexicalOverlapChecker(thresholds={self.thresholds})"
 
     def check(self, claim: str, passages: Sequence[SupportPassage]) -> SupportResult:
         analysis = analyse(claim, [p.text for p in passages])

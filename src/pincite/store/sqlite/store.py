@@ -463,7 +463,7 @@ def _version(r: Any) -> Version:
         created_at=r[7],
         page_count=r[8],
         superseded_by=r[9],
-        erased_ranges=tuple(tuple(x) for x in json.loads(r[10])),  # type: ignore[misc]
+        erased_ranges=tuple((int(a), int(b)) for a, b in json.loads(r[10])),
     )
 
 

@@ -1,0 +1,104 @@
+from __future__ import annotations
+
+from support_fakes import FakeEmbedder, passage
+
+from pincite.ids import SpanRef, decode
+from pincite.support.base import Verdict
+from pincite.support.heuristic import HeuristicSupportChecker, LexicalOverlapChecker
+
+SONG = (
+    'Title: Should\'ve Been a Cowboy\n\n"Should\'ve Been a Cowboy" is a song written and recorded '
+    "by American country music artist Toby Keith. It was released on February 8, 1993 as his debut "
+    "single. On June 5, 1993, the song reached number one on the US Billboard Hot Country Songs chart."
+)
+
+
+def _texts(text: str, ids: tuple[str, ...], start: int = 0) -> list[str]:
+    out = []
+    for sid in ids:
+        ref = decode(sid)
+        assert isinstance(ref, SpanRef)
+        out.append(text[ref.start - start : ref.end - start])
+    return out
+
+
+def test_supported_claim_is_narrowed_to_the_sentence_that_carries_it(
+    fake_embedder: FakeEmbedder,
+) -> None:
+    checker = HeuristicSupportChecker(fake_embedder)
+    result = checker.check("Toby Keith released Should've Been a Cowboy in 1993.", [passage(SONG, start=50)])
+    assert result.verdict is Verdict.SUPPORTED
+    assert 0.0 <= result.score <= 1.0
+    texts = _texts(SONG, result.sentence_ids, start=50)
+    assert any("released on February 8, 1993" in t for t in texts)
+    assert len(result.per_passage) == 1 and result.per_passage[0].verdict is Verdict.SUPPORTED
+
+
+def test_a_wrong_number_lowers_the_score_and_is_explained() -> None:
+    checker = HeuristicSupportChecker()
+    right = checker.check("Should've Been a Cowboy was released in 1993.", [passage(SONG)])
+    wrong = checker.check("Should've Been a Cowboy was released in 1997.", [passage(SONG)])
+    assert wrong.score < right.score
+    assert any("different numbers" in r for r in wrong.reasons)
+    assert any("1997" in r for r in wrong.reasons)
+
+
+def test_a_negated_claim_scores_lower_than_the_affirmed_one() -> None:
+    checker = HeuristicSupportChecker()
+    text = "The vaccine reduced hospital admissions among older adults."
+    affirmed = checker.check("The vaccine reduced hospital admissions in older adults.", [passage(text)])
+    negated = checker.check("The vaccine did not reduce hospital admissions in older adults.", [passage(text)])
+    assert negated.score < affirmed.score
+    assert any("negation" in r for r in negated.reasons)
+
+
+def test_a_reversed_direction_scores_lower() -> None:
+    checker = HeuristicSupportChecker()
+    text = "Statin therapy decreased the risk of stroke in the trial population."
+    same = checker.check("Statin therapy decreases stroke risk.", [passage(text)])
+    reversed_ = checker.check("Statin therapy increases stroke risk.", [passage(text)])
+    assert reversed_.score < same.score
+    assert any("opposite directions" in r for r in reversed_.reasons)
+
+
+def test_an_unrelated_passage_is_unsupported() -> None:
+    checker = HeuristicSupportChecker()
+    result = checker.check(
+        "Toby Keith was born in Clinton, Oklahoma.",
+        [passage("Photosynthesis converts light energy into chemical energy in plants.")],
+    )
+    assert result.verdict is Verdict.UNSUPPORTED
+    assert any("clinton" in r and "oklahoma" in r for r in result.reasons)
+
+
+def test_no_passages_and_empty_claims_fail_closed() -> None:
+    checker = HeuristicSupportChecker()
+    assert checker.check("Anything at all.", []).verdict is Verdict.UNSUPPORTED
+    result = checker.check("It is what it is.", [passage(SONG)])
+    assert result.verdict is Verdict.UNSUPPORTED and result.score == 0.0
+
+
+def test_each_passage_is_also_judged_alone() -> None:
+    checker = HeuristicSupportChecker()
+    unrelated = passage("Photosynthesis converts light energy into chemical energy.", k=1)
+    result = checker.check("Toby Keith recorded Should've Been a Cowboy.", [passage(SONG), unrelated])
+    assert [p.evidence_id for p in result.per_passage] == [passage(SONG).evidence_id, unrelated.evidence_id]
+    assert result.per_passage[1].verdict is Verdict.UNSUPPORTED
+    assert result.per_passage[1].score < result.per_passage[0].score
+
+
+def test_embeddings_are_cached_across_claims(fake_embedder: FakeEmbedder) -> None:
+    checker = HeuristicSupportChecker(fake_embedder)
+    claim = "Toby Keith recorded Should've Been a Cowboy."
+    checker.check(claim, [passage(SONG)])
+    checker.check(claim, [passage(SONG)])
+    assert len(fake_embedder.calls) == 1
+    assert fake_embedder.calls[0][0] == claim
+
+
+def test_lexical_baseline_scores_recall_in_the_best_sentence() -> None:
+    result = LexicalOverlapChecker().check("Toby Keith recorded a cowboy song.", [passage(SONG)])
+    # claim terms: toby, keith, record, cowboy, song -> the first sentence has all five
+    assert result.score == 1.0
+    assert result.verdict is Verdict.SUPPORTED
+    assert len(result.sentence_ids) == 1
