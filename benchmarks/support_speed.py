@@ -62,7 +62,9 @@ def main() -> int:
         ("lexical-overlap baseline", LexicalOverlapChecker()),
     ):
         for claim, passages in cases[:5]:  # warm caches of code paths, not of these texts
-            checker.check(claim + " warm", [SupportPassage(p.evidence_id, p.text + " ", 0) for p in passages])
+            checker.check(
+                claim + " warm", [SupportPassage(p.evidence_id, p.text + " ", 0) for p in passages]
+            )
         clear_caches()
         times = []
         for claim, passages in cases:

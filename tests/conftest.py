@@ -8,10 +8,6 @@ import pytest
 import pincite
 from pincite.corpus import Corpus
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-if not SHARED.is_dir():  # CI clones next to a copy of shared/
-    SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-DOCUMENTS = SHARED / "data" / "documents"
 
 
 @pytest.fixture

@@ -27,10 +27,16 @@ def sentences(text: str, start: int = 0, end: int | None = None) -> list[str]:
             "Smith et al. found it, i.e. the U.S. Army used it. Next.",
             ["Smith et al. found it, i.e. the U.S. Army used it.", "Next."],
         ),
-        ("J. R. R. Tolkien and A. B. Jones agreed. Fine.", ["J. R. R. Tolkien and A. B. Jones agreed.", "Fine."]),
+        (
+            "J. R. R. Tolkien and A. B. Jones agreed. Fine.",
+            ["J. R. R. Tolkien and A. B. Jones agreed.", "Fine."],
+        ),
         ("We live in the U.S. The end.", ["We live in the U.S.", "The end."]),
         ("Dr. Smith said no. It rained.", ["Dr. Smith said no.", "It rained."]),
-        ("Prices rose vs. last year, cf. Table 1. No. 5 won.", ["Prices rose vs. last year, cf. Table 1.", "No. 5 won."]),
+        (
+            "Prices rose vs. last year, cf. Table 1. No. 5 won.",
+            ["Prices rose vs. last year, cf. Table 1.", "No. 5 won."],
+        ),
         ('He said "It works." Then he left.', ['He said "It works."', "Then he left."]),
         ("Apples, pears, etc. The rest.", ["Apples, pears, etc.", "The rest."]),
         ("Wait... what? Yes… Done.", ["Wait... what?", "Yes…", "Done."]),
@@ -48,7 +54,10 @@ def test_blank_line_always_ends_a_sentence() -> None:
 
 def test_hard_wrapped_paragraph_stays_one_sentence() -> None:
     text = "The model was trained\non a large corpus and then\nevaluated. Next one."
-    assert sentences(text) == ["The model was trained\non a large corpus and then\nevaluated.", "Next one."]
+    assert sentences(text) == [
+        "The model was trained\non a large corpus and then\nevaluated.",
+        "Next one.",
+    ]
 
 
 def test_bullets_and_numbered_items_are_boundaries() -> None:
@@ -65,7 +74,10 @@ def test_bullets_and_numbered_items_are_boundaries() -> None:
 
 
 def test_headings_are_boundaries() -> None:
-    text = "# Heading\nSome text here. Done\n\nIntroduction\nThis paper studies X.\n4.2 Results\nWe see."
+    text = (
+        "# Heading\nSome text here. Done\n\n"
+        "Introduction\nThis paper studies X.\n4.2 Results\nWe see."
+    )
     assert sentences(text) == [
         "# Heading",
         "Some text here.",
@@ -99,8 +111,10 @@ def test_empty_and_whitespace_only() -> None:
 
 
 _ALPHABET = st.sampled_from(
-    list("aZ .!?…。\"'”)(:;,-*#•1234567890\n\t\r\u00a0\u2028é😀")
-    + ["e.g.", "U.S.", "Fig. ", "et al. ", "3.5", "\n\n", "\n- ", "\n1. ", "The ", "J. "]
+    [
+        *"aZ .!?…。\"'”)(:;,-*#•1234567890\n\t\r\u00a0\u2028é😀",
+        *["e.g.", "U.S.", "Fig. ", "et al. ", "3.5", "\n\n", "\n- ", "\n1. ", "The ", "J. "],
+    ]
 )
 
 

@@ -7,9 +7,10 @@ from pincite.support.base import Verdict
 from pincite.support.heuristic import HeuristicSupportChecker, LexicalOverlapChecker
 
 SONG = (
-    'Title: Should\'ve Been a Cowboy\n\n"Should\'ve Been a Cowboy" is a song written and recorded '
+    "Title: Should've Been a Cowboy\n\n\"Should've Been a Cowboy\" is a song written and recorded "
     "by American country music artist Toby Keith. It was released on February 8, 1993 as his debut "
-    "single. On June 5, 1993, the song reached number one on the US Billboard Hot Country Songs chart."
+    "single. On June 5, 1993, the song reached number one on the US Billboard Hot Country "
+    "Songs chart."
 )
 
 
@@ -26,7 +27,9 @@ def test_supported_claim_is_narrowed_to_the_sentence_that_carries_it(
     fake_embedder: FakeEmbedder,
 ) -> None:
     checker = HeuristicSupportChecker(fake_embedder)
-    result = checker.check("Toby Keith released Should've Been a Cowboy in 1993.", [passage(SONG, start=50)])
+    result = checker.check(
+        "Toby Keith released Should've Been a Cowboy in 1993.", [passage(SONG, start=50)]
+    )
     assert result.verdict is Verdict.SUPPORTED
     assert 0.0 <= result.score <= 1.0
     texts = _texts(SONG, result.sentence_ids, start=50)
@@ -46,8 +49,12 @@ def test_a_wrong_number_lowers_the_score_and_is_explained() -> None:
 def test_a_negated_claim_scores_lower_than_the_affirmed_one() -> None:
     checker = HeuristicSupportChecker()
     text = "The vaccine reduced hospital admissions among older adults."
-    affirmed = checker.check("The vaccine reduced hospital admissions in older adults.", [passage(text)])
-    negated = checker.check("The vaccine did not reduce hospital admissions in older adults.", [passage(text)])
+    affirmed = checker.check(
+        "The vaccine reduced hospital admissions in older adults.", [passage(text)]
+    )
+    negated = checker.check(
+        "The vaccine did not reduce hospital admissions in older adults.", [passage(text)]
+    )
     assert negated.score < affirmed.score
     assert any("negation" in r for r in negated.reasons)
 
@@ -81,8 +88,13 @@ def test_no_passages_and_empty_claims_fail_closed() -> None:
 def test_each_passage_is_also_judged_alone() -> None:
     checker = HeuristicSupportChecker()
     unrelated = passage("Photosynthesis converts light energy into chemical energy.", k=1)
-    result = checker.check("Toby Keith recorded Should've Been a Cowboy.", [passage(SONG), unrelated])
-    assert [p.evidence_id for p in result.per_passage] == [passage(SONG).evidence_id, unrelated.evidence_id]
+    result = checker.check(
+        "Toby Keith recorded Should've Been a Cowboy.", [passage(SONG), unrelated]
+    )
+    assert [p.evidence_id for p in result.per_passage] == [
+        passage(SONG).evidence_id,
+        unrelated.evidence_id,
+    ]
     assert result.per_passage[1].verdict is Verdict.UNSUPPORTED
     assert result.per_passage[1].score < result.per_passage[0].score
 

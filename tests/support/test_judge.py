@@ -29,7 +29,9 @@ class Scripted:
 
 def test_numbers_map_to_sentences_by_enumeration() -> None:
     judge = Scripted({"verdict": "supported", "score": 0.9, "sentences": [2, 1, 2], "reason": "ok"})
-    result = JudgeSupportChecker(judge).check("Toby Keith released it in 1993.", [passage(TEXT, start=7)])
+    result = JudgeSupportChecker(judge).check(
+        "Toby Keith released it in 1993.", [passage(TEXT, start=7)]
+    )
     assert result.verdict is Verdict.SUPPORTED and result.score == 0.9
     spans = [decode(s) for s in result.sentence_ids]
     assert all(isinstance(s, SpanRef) for s in spans)

@@ -36,6 +36,7 @@ from __future__ import annotations
 import bisect
 import gzip
 import hashlib
+import itertools
 import json
 import uuid
 from collections.abc import Iterator, Sequence
@@ -175,7 +176,9 @@ def _f1(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
     return precision, recall, f1
 
 
-def _classification(gold: Sequence[Any], pred: Sequence[Any], classes: Sequence[Any]) -> dict[str, float]:
+def _classification(
+    gold: Sequence[Any], pred: Sequence[Any], classes: Sequence[Any]
+) -> dict[str, float]:
     """Accuracy and macro-F1 over ``classes`` (a class absent from gold and pred counts 0)."""
     n = len(gold)
     correct = sum(g == p for g, p in zip(gold, pred, strict=True))
@@ -224,7 +227,10 @@ def evaluate_support(
     gold = [e.label for e in examples]
     not_supported_gold = [g != Verdict.SUPPORTED for g in gold]
     not_supported_pred = [v != Verdict.SUPPORTED for v in verdicts]
-    report: dict[str, Any] = {"n": len(examples), "labels": {v.value: gold.count(v) for v in Verdict}}
+    report: dict[str, Any] = {
+        "n": len(examples),
+        "labels": {v.value: gold.count(v) for v in Verdict},
+    }
     report["binary"] = {
         **_classification(not_supported_gold, not_supported_pred, (True, False)),
         "unsupported": _detection(not_supported_gold, not_supported_pred),
@@ -234,7 +240,8 @@ def evaluate_support(
         report["three_way"] = {
             **_classification(gold, verdicts, tuple(Verdict)),
             "unsupported": _detection(
-                [g == Verdict.UNSUPPORTED for g in gold], [v == Verdict.UNSUPPORTED for v in verdicts]
+                [g == Verdict.UNSUPPORTED for g in gold],
+                [v == Verdict.UNSUPPORTED for v in verdicts],
             ),
         }
     with_gold = [(e, r) for e, r in zip(examples, results, strict=True) if e.gold_sentences]
@@ -249,18 +256,20 @@ def evaluate_support(
     return report
 
 
-def score_examples(checker: SupportChecker, examples: Sequence[SupportExample]) -> list[SupportResult]:
+def score_examples(
+    checker: SupportChecker, examples: Sequence[SupportExample]
+) -> list[SupportResult]:
     return [checker.check(e.claim, e.passages) for e in examples]
 
 
 def _best_cut(scores: Sequence[float], positive: Sequence[bool], *, above: bool) -> float:
-    """The threshold maximising binary macro-F1 of ``score >= t`` (or ``<``) predicting ``positive``.
+    """The threshold maximising binary macro-F1 of ``score >= t`` (``<`` unless ``above``).
 
     Candidates are midpoints between consecutive distinct scores, plus 0 and 1;
     ties go to the lowest threshold.
     """
     values = sorted(set(scores))
-    candidates = [0.0] + [(a + b) / 2 for a, b in zip(values, values[1:], strict=False)] + [1.0]
+    candidates = [0.0] + [(a + b) / 2 for a, b in itertools.pairwise(values)] + [1.0]
     best_t, best_f1 = 0.0, -1.0
     for t in candidates:
         pred = [(s >= t) if above else (s < t) for s in scores]
@@ -295,7 +304,7 @@ def tune_thresholds(
 
 
 def _precise_cut(scores: Sequence[float], positive: Sequence[bool], precision: float) -> float:
-    """The highest midpoint ``t`` with precision of ``score < t`` for ``positive`` >= ``precision``."""
+    """The highest midpoint ``t`` where ``score < t`` finds ``positive`` with >= ``precision``."""
     ranked = sorted(zip(scores, positive, strict=True))
     best, hits = 0.0, 0
     for k, (score, is_positive) in enumerate(ranked):
@@ -342,7 +351,9 @@ class SupportEvalReport:
             w = m["three_way"]
             parts.append(f"3-way acc={w['accuracy']:.3f} macroF1={w['macro_f1']:.3f}")
         if "sentence_recall" in m:
-            parts.append(f"sentence recall={m['sentence_recall']:.3f} ({m['sentences_per_claim']:.1f}/claim)")
+            parts.append(
+                f"sentence recall={m['sentence_recall']:.3f} ({m['sentences_per_claim']:.1f}/claim)"
+            )
         if self.checker_metrics is not self.metrics and self.checker_metrics:
             o = self.checker_metrics["binary"]
             parts.append(
@@ -374,7 +385,9 @@ def run_support_eval(
         dev = examples if split == "dev" else load_support_dataset(dataset_dir, "dev")[1]
         dev_results = results if split == "dev" else score_examples(checker, dev)
         thresholds = tune_thresholds(
-            [r.score for r in dev_results], [e.label for e in dev], reject_precision=REJECT_PRECISION
+            [r.score for r in dev_results],
+            [e.label for e in dev],
+            reject_precision=REJECT_PRECISION,
         )
         tuned_on = f"{dataset}/dev"
     metrics = evaluate_support(checker, examples, thresholds=thresholds, results=results)
@@ -408,12 +421,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--split", default="test", help="dev, test, or (AttributionBench) test_ood")
     parser.add_argument("--checker", default="heuristic", choices=_CHECKERS)
     parser.add_argument(
-        "--no-tune", action="store_true", help="use the checker's own thresholds, not dev-tuned ones"
+        "--no-tune",
+        action="store_true",
+        help="use the checker's own thresholds, not dev-tuned ones",
     )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     report = run_support_eval(
-        args.dataset_dir, checker=_make_checker(args.checker), split=args.split, tune=not args.no_tune
+        args.dataset_dir,
+        checker=_make_checker(args.checker),
+        split=args.split,
+        tune=not args.no_tune,
     )
     print(json.dumps(report.to_dict(), indent=2) if args.json else report.format())
     return 0

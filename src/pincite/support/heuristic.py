@@ -63,7 +63,9 @@ class LogisticWeights:
 
     def __post_init__(self) -> None:
         if len(self.coef) != len(FEATURES):
-            raise ValueError(f"need {len(FEATURES)} coefficients ({FEATURES}), got {len(self.coef)}")
+            raise ValueError(
+                f"need {len(FEATURES)} coefficients ({FEATURES}), got {len(self.coef)}"
+            )
 
     def score(self, x: Sequence[float]) -> float:
         z = self.bias + sum(c * v for c, v in zip(self.coef, x, strict=True))
@@ -148,10 +150,14 @@ class HeuristicSupportChecker:
         best, cover, x = self._judge(claim, passages, analysis, pool, embed=True)
         score = _score(self.weights, x)
         verdict = self.thresholds.verdict(score)
+        per_passage: tuple[PassageSupport, ...]
         if len(passages) == 1:
             per_passage = (
                 PassageSupport(
-                    passages[0].evidence_id, verdict, score, _sentence_ids(passages, analysis, cover)
+                    passages[0].evidence_id,
+                    verdict,
+                    score,
+                    _sentence_ids(passages, analysis, cover),
                 ),
             )
         else:
@@ -217,7 +223,10 @@ class HeuristicSupportChecker:
             return 0.0
         texts = [claim]
         for window in ranked:
-            first, last = analysis.sentences[window.sentences[0]], analysis.sentences[window.sentences[-1]]
+            first, last = (
+                analysis.sentences[window.sentences[0]],
+                analysis.sentences[window.sentences[-1]],
+            )
             texts.append(passages[first.passage].text[first.start : last.end])
         vectors = self._embed(texts)
         return float(np.max(vectors[1:] @ vectors[0]))
@@ -234,7 +243,9 @@ class HeuristicSupportChecker:
                 while len(self._cache) > _CACHE_SIZE:
                     self._cache.popitem(last=False)
         with self._lock:
-            return np.stack([self._cache.get(t, np.zeros(self.embedder.dim, np.float32)) for t in texts])
+            return np.stack(
+                [self._cache.get(t, np.zeros(self.embedder.dim, np.float32)) for t in texts]
+            )
 
 
 def _score(weights: LogisticWeights, x: list[float]) -> float:

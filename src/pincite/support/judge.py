@@ -61,7 +61,7 @@ _KEYS = frozenset({"verdict", "score", "sentences", "reason"})
 
 @dataclass(frozen=True, slots=True)
 class JudgeRequest:
-    """One forced tool call: the generator must call ``tool['name']`` with ``tool['parameters']``."""
+    """One forced tool call: the model must call ``tool['name']`` with ``tool['parameters']``."""
 
     system: str
     prompt: str
@@ -75,7 +75,9 @@ class _Numbered:
     end: int
 
 
-def parse_judgement(answer: object, n_sentences: int) -> tuple[Verdict, float, list[int], list[str]]:
+def parse_judgement(
+    answer: object, n_sentences: int
+) -> tuple[Verdict, float, list[int], list[str]]:
     """Validate a judge's tool arguments; return verdict, score, 0-based sentences, notes.
 
     Raises ``GeneratorError`` for anything outside ``JUDGE_TOOL``'s schema: not
@@ -144,7 +146,9 @@ class JudgeSupportChecker:
         if not passages:
             return SupportResult(Verdict.UNSUPPORTED, 0.0, reasons=("no passage is cited",))
         numbered = [
-            _Numbered(p, s, e) for p, passage in enumerate(passages) for s, e in sentence_spans(passage.text)
+            _Numbered(p, s, e)
+            for p, passage in enumerate(passages)
+            for s, e in sentence_spans(passage.text)
         ]
         shown = numbered[: self.max_sentences]
         answer = self.generator_call(JudgeRequest(_SYSTEM, _prompt(claim, passages, shown)))
@@ -154,9 +158,7 @@ class JudgeSupportChecker:
             verdict = Verdict.UNSUPPORTED
         if len(numbered) > len(shown):
             notes.append(f"only the first {len(shown)} of {len(numbered)} sentences were judged")
-        ids = tuple(
-            passages[shown[i].passage].span_id(shown[i].start, shown[i].end) for i in kept
-        )
+        ids = tuple(passages[shown[i].passage].span_id(shown[i].start, shown[i].end) for i in kept)
         return SupportResult(verdict, score, ids, reasons=tuple(notes))
 
 

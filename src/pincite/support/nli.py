@@ -10,6 +10,7 @@ NLI model as judge, Gao et al. 2023).
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -20,7 +21,11 @@ from pincite.errors import ConfigurationError
 from pincite.sentences import sentence_spans
 from pincite.support.base import PassageSupport, SupportPassage, SupportResult, Thresholds, Verdict
 
-__all__ = ["NLISupportChecker"]
+__all__ = ["NLI_THRESHOLDS", "NLISupportChecker"]
+
+#: Untuned defaults (no NLI model is available here to tune on): ALCE counts an
+#: entailment probability above 0.5 as support; partial from 0.3.
+NLI_THRESHOLDS = Thresholds(partial=0.3, supported=0.5)
 
 _INSTALL_HINT = "pip install 'pincite[sentence-transformers]'"
 
@@ -43,7 +48,7 @@ class NLISupportChecker:
         model_name_or_path: str | None = None,
         *,
         cross_encoder: Any = None,
-        thresholds: Thresholds = Thresholds(partial=0.3, supported=0.6),
+        thresholds: Thresholds = NLI_THRESHOLDS,
         batch_size: int = 32,
     ) -> None:
         if model_name_or_path is None and cross_encoder is None:
@@ -66,7 +71,7 @@ class NLISupportChecker:
         for p, passage in enumerate(passages):
             spans = sentence_spans(passage.text)
             windows.extend((p, s, e) for s, e in spans)
-            windows.extend((p, a[0], b[1]) for a, b in zip(spans, spans[1:], strict=False))
+            windows.extend((p, a[0], b[1]) for a, b in itertools.pairwise(spans))
         if not windows:
             return SupportResult(Verdict.UNSUPPORTED, 0.0, reasons=("the passages are empty",))
         pairs = [(passages[p].text[s:e], claim) for p, s, e in windows]
@@ -84,7 +89,10 @@ class NLISupportChecker:
             score = float(probs[i])
             per_passage.append(
                 PassageSupport(
-                    passage.evidence_id, self.thresholds.verdict(score), score, (passage.span_id(s, e),)
+                    passage.evidence_id,
+                    self.thresholds.verdict(score),
+                    score,
+                    (passage.span_id(s, e),),
                 )
             )
         p, s, e = windows[best]
@@ -109,9 +117,7 @@ class NLISupportChecker:
                         f"the NLI support checker needs sentence-transformers: {_INSTALL_HINT}"
                     ) from exc
                 try:
-                    self._model = CrossEncoder(
-                        self.model_name_or_path, local_files_only=True
-                    )
+                    self._model = CrossEncoder(self.model_name_or_path, local_files_only=True)
                 except Exception as exc:  # any loader failure is a setup problem
                     raise ConfigurationError(
                         f"cannot load NLI model {self.model_name_or_path!r} from local files: {exc}"
@@ -130,7 +136,9 @@ def _entailment_index(model: Any) -> int | None:
     raise ConfigurationError(f"NLI model has no entailment label among {dict(id2label)}")
 
 
-def _entailment_probability(logits: np.ndarray[Any, Any], entail: int | None) -> np.ndarray[Any, Any]:
+def _entailment_probability(
+    logits: np.ndarray[Any, Any], entail: int | None
+) -> np.ndarray[Any, Any]:
     if entail is None:
         return np.asarray(1.0 / (1.0 + np.exp(-logits.reshape(-1))))
     if logits.ndim != 2 or logits.shape[1] <= entail:

@@ -90,7 +90,9 @@ class Analysis:
 
 
 @lru_cache(maxsize=512)
-def _passage_sentences(text: str) -> tuple[tuple[int, int, frozenset[str], frozenset[float], bool], ...]:
+def _passage_sentences(
+    text: str,
+) -> tuple[tuple[int, int, frozenset[str], frozenset[float], bool], ...]:
     out = []
     for start, end in sentence_spans(text):
         sentence = text[start:end]

@@ -1,0 +1,92 @@
+"""`pincite eval`: measure retrieval, answers and claim support on public datasets."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from pincite.cli.common import embedder_option, err, handle_errors, out
+
+dataset_arg = click.argument(
+    "dataset", type=click.Path(path_type=Path, exists=True, file_okay=True, dir_okay=True)
+)
+out_option = click.option("--out", "out_file", type=click.Path(path_type=Path),
+                          help="Also write the report as JSON to this file.")
+db_cache_option = click.option(
+    "--db", help="Keep the indexed dataset in this SQLite file and reuse it next time "
+                 "(indexing with embeddings takes minutes).")
+
+
+class _Bar:
+    """A progress bar on stderr driven by (done, total) callbacks."""
+
+    def __init__(self, label: str) -> None:
+        self._progress = Progress(
+            TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+            console=err, transient=True,
+        )
+        self._task = self._progress.add_task(label, total=None)
+
+    def __enter__(self) -> Callable[[int, int], None]:
+        self._progress.start()
+
+        def update(done: int, total: int) -> None:
+            self._progress.update(self._task, completed=done, total=total)
+
+        return update
+
+    def __exit__(self, *exc: object) -> None:
+        self._progress.stop()
+
+
+def _write(out_file: Path | None, data: object) -> None:
+    if out_file is not None:
+        out_file.write_text(json.dumps(data, indent=2), encoding="utf-8")
+        err.print(f"report written to {out_file}")
+
+
+@click.group("eval")
+def evaluate() -> None:
+    """Measure pincite on public datasets (see ../shared/data/*/SOURCE.md)."""
+
+
+@evaluate.command("answers")
+@dataset_arg
+@embedder_option
+@db_cache_option
+@click.option("--limit", type=click.IntRange(2), default=400, show_default=True,
+              help="Questions to evaluate (half answerable, half unanswerable).")
+@click.option("--calibrate", is_flag=True,
+              help="Sweep the extractive threshold on the calibration articles (0-9) instead.")
+@out_option
+@handle_errors
+def eval_answers(dataset: Path, embedder: str, db: str | None, limit: int, calibrate: bool,
+                 out_file: Path | None) -> None:
+    """SQuAD 2.0 dev with the extractive generator: gold answer inside the cited span, and
+    refusal rate on unanswerable questions (articles 10+; 0-9 are for calibration)."""
+    from pincite.eval.answers import calibrate_threshold, run_answer_eval
+
+    path = dataset / "dev-v2.0.json.gz" if dataset.is_dir() else dataset
+    with _Bar("indexing") as progress:
+        if calibrate:
+            best, sweep = calibrate_threshold(path, db=db, embedder=embedder, limit=limit,
+                                              progress=progress)
+        else:
+            report = run_answer_eval(path, db=db, embedder=embedder, limit=limit,
+                                     progress=progress)
+    if calibrate:
+        out.print("threshold  gold-in-span  refusal-rate")
+        for t, g, r in sweep:
+            out.print(f"{t:9.2f}  {g:12.3f}  {r:12.3f}")
+        out.print(f"best threshold: {best}")
+        _write(out_file, {"best": best, "sweep": sweep})
+        return
+    out.print(report.as_table())
+    _write(out_file, report.as_dict())
+
+
+COMMANDS = [evaluate]

@@ -1,0 +1,132 @@
+"""The CLI as a newcomer uses it, on a real SQLite file."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pincite.cli.app import cli
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+@pytest.fixture
+def run(tmp_path: Path):  # type: ignore[no-untyped-def]
+    db = str(tmp_path / "cli.db")
+    runner = CliRunner()
+
+    def invoke(*args: str, input: str | None = None):  # type: ignore[no-untyped-def]
+        return runner.invoke(cli, [*args, "--db", db] if args[0] not in ("check",) else list(args),
+                             input=input, catch_exceptions=False)
+
+    return invoke
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> Path:
+    folder = tmp_path / "docs"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "policy.md").write_text("# Policy\n\n## Retention\n\nInvoices are kept seven years.\n")
+    (folder / "sub" / "page.html").write_text(
+        "<html><head><title>Keys</title></head><body><h1>Access</h1>"
+        "<p>Production access requires a hardware key.</p></body></html>"
+    )
+    (folder / "empty.txt").write_text("")
+    (folder / "latin1.txt").write_bytes("Caf\xe9 opening hours are 9 to 5.".encode("latin-1"))
+    (folder / "broken.pdf").write_bytes(b"this is not a pdf")
+    return folder
+
+
+def test_directory_ingest_reports_each_file_and_survives_bad_ones(run, files: Path) -> None:  # type: ignore[no-untyped-def]
+    result = run("ingest", str(files), "--embedder", "none", "--json")
+    assert result.exit_code == 1
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    by_name = {Path(r["source"]).name: r for r in rows}
+    assert by_name["policy.md"]["status"] == "new" and by_name["page.html"]["status"] == "new"
+    assert by_name["empty.txt"]["status"] == "failed" and "empty" in by_name["empty.txt"]["error"]
+    assert by_name["broken.pdf"]["status"] == "failed" and "broken.pdf" in by_name["broken.pdf"]["error"]
+    assert by_name["latin1.txt"]["status"] == "new" and by_name["latin1.txt"]["warnings"]
+    for r in rows:
+        if r["status"] == "new":
+            assert uuid.UUID(r["document_id"]) and len(r["hash16"]) == 16
+    again = run("ingest", str(files / "policy.md"), "--embedder", "none")
+    assert again.exit_code == 0 and again.stdout.startswith("unchanged")
+
+
+def test_bad_input_is_one_line_not_a_traceback(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    odd = tmp_path / "notes.xyz"
+    odd.write_text("hello")
+    result = run("ingest", str(odd), "--embedder", "none")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "notes.xyz" in result.stderr and "extension" in result.stderr
+    missing = run("ingest", str(tmp_path / "nope.txt"), "--embedder", "none")
+    assert missing.exit_code == 1 and "no such file" in missing.stderr
+
+
+def test_show_fetch_check_round_trip(run, files: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    [row] = [json.loads(x) for x in run("ingest", str(files / "policy.md"), "--embedder", "none",
+                                         "--json").stdout.splitlines()]
+    shown = json.loads(run("show", row["document_id"], "--json").stdout)
+    [version] = shown["versions"]
+    assert version["hash16"] == row["hash16"] and not version["superseded"]
+    chunk = version["chunks"][0]
+    assert chunk["section"][:1] == ["Policy"]
+    ledger = tmp_path / "ledger.json"
+    fetched = run("fetch", chunk["evidence_id"], "--json", "--ledger", str(ledger))
+    out = json.loads(fetched.stdout)
+    assert out["status"] == "ok" and "seven years" in out["text"] and out["superseded"] is False
+    answer = tmp_path / "answer.txt"
+    fake = f"ev1:c:{uuid.uuid4()}:{'0' * 16}:{uuid.uuid4()}"
+    answer.write_text(f"Kept seven years ({chunk['evidence_id']}). Also ({fake}).")
+    checked = run("check", str(answer), "--ledger", str(ledger), "--json")
+    verdicts = {json.loads(x)["id"]: json.loads(x)["verdict"] for x in checked.stdout.splitlines()}
+    assert verdicts == {chunk["evidence_id"]: "valid", fake: "unfetched"}
+    assert checked.exit_code == 1
+    bad = run("fetch", "ev1:c:NOT-CANONICAL", "--json")
+    assert bad.exit_code == 1 and json.loads(bad.stdout)["status"] == "malformed"
+
+
+def test_lifecycle_commands(run, files: Path) -> None:  # type: ignore[no-untyped-def]
+    [row] = [json.loads(x) for x in run("ingest", str(files / "policy.md"), "--embedder", "none",
+                                         "--json").stdout.splitlines()]
+    doc = row["document_id"]
+    chunk_id = json.loads(run("show", doc, "--json").stdout)["versions"][0]["chunks"][0]
+    eid = chunk_id["evidence_id"]
+    assert run("erase", doc, "--chunk", eid.rsplit(":", 1)[1]).exit_code == 0
+    assert json.loads(run("fetch", eid, "--json").stdout)["status"] == "erased"
+    assert run("delete", doc).exit_code == 0
+    assert json.loads(run("fetch", eid, "--json").stdout)["status"] == "deleted"
+    assert run("purge", doc).exit_code == 0
+    assert json.loads(run("fetch", eid, "--json").stdout)["status"] == "not_found"
+    gone = run("show", doc)
+    assert gone.exit_code == 1 and "not found" in gone.stderr
+
+
+def test_search_with_fts_syntax_in_the_question(run, files: Path) -> None:  # type: ignore[no-untyped-def]
+    run("ingest", str(files / "policy.md"), "--embedder", "none")
+    result = run("search", '"AND" OR NEAR(invoices kept) *:^ seven', "--mode", "lexical", "--json")
+    assert result.exit_code == 0
+    [hit, *_] = [json.loads(x) for x in result.stdout.splitlines()]
+    assert "seven years" in hit["text"] and hit["branches"]["lexical_rank"] == 1
+
+
+def test_other_tenant_sees_nothing(run, files: Path) -> None:  # type: ignore[no-untyped-def]
+    [row] = [json.loads(x) for x in run("ingest", str(files / "policy.md"), "--embedder", "none",
+                                         "--json", "--tenant", "acme").stdout.splitlines()]
+    eid = json.loads(run("show", row["document_id"], "--json", "--tenant", "acme").stdout)[
+        "versions"][0]["chunks"][0]["evidence_id"]
+    assert json.loads(run("fetch", eid, "--json", "--tenant", "globex").stdout)["status"] == "not_found"
+    foreign = run("show", row["document_id"], "--tenant", "globex")
+    missing = run("show", str(uuid.uuid4()), "--tenant", "globex")
+    assert foreign.exit_code == missing.exit_code == 1
+    assert foreign.stderr.replace(row["document_id"], "X").split(":")[1] == missing.stderr.split(":")[1]
+
+
+def test_every_command_is_documented_in_the_readme() -> None:
+    readme = README.read_text()
+    for name in cli.commands:  # type: ignore[attr-defined]
+        assert f"pincite {name}" in readme, name
