@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import os
 import statistics
 import time
 from pathlib import Path
@@ -54,7 +55,10 @@ def main() -> None:
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     args = parser.parse_args()
     texts, queries = load(args.passages, args.queries)
+    load1 = os.getloadavg()[0]
     print(f"{len(texts)} SciFact passages, {len(queries)} claims as queries")
+    # Other work on the machine skews wall-clock numbers; say how busy it was.
+    print(f"{os.cpu_count()} CPUs, load average {load1:.2f} at start")
     print(f"{'threads':>7}  {'passages/s':>10}  {'query p50 ms':>12}  {'query p95 ms':>12}")
     for threads in args.threads:
         rate, p50, p95 = bench(threads, texts, queries)

@@ -14,6 +14,7 @@ from pincite.generate.extractive import ExtractiveGenerator
 from pincite.ground.answer import answer_question
 from pincite.ground.present import format_answer
 from pincite.ground.resolve import CitationResolver
+from pincite.support import HeuristicSupportChecker
 
 TENANT = "demo"
 GUIDE_URI = "https://doi.org/10.6028/NIST.SP.800-46"
@@ -32,6 +33,7 @@ def run_demo(console: Console, keep: str | None = None) -> None:
         db = Path(keep) if keep else Path(tmp) / "demo.db"
         with open_corpus(db) as corpus, resources.as_file(data) as folder:
             generator = ExtractiveGenerator(corpus.embedder)
+            support = HeuristicSupportChecker(corpus.embedder)
             console.rule("[bold]1. Ingest")
             console.print("NIST SP 800-46 revision 1 (2009), and RFC 7230:")
             for name, uri in (("SP800-46r1.pdf", GUIDE_URI), ("rfc7230.pdf", None)):
@@ -41,7 +43,7 @@ def run_demo(console: Console, keep: str | None = None) -> None:
 
             console.rule("[bold]2. An answer given while revision 1 was current")
             console.print(f"Q: {OLD_QUESTION}\n")
-            old = answer_question(corpus, OLD_QUESTION, generator, tenant=TENANT)
+            old = answer_question(corpus, OLD_QUESTION, generator, tenant=TENANT, support=support)
             console.print(format_answer(old, corpus.store))
 
             console.print("\nRevision 2 (2016) is published under the same uri:")
@@ -52,7 +54,7 @@ def run_demo(console: Console, keep: str | None = None) -> None:
             for n, question in enumerate(QUESTIONS, start=3):
                 console.rule(f"[bold]{n}. Ask")
                 console.print(f"Q: {question}\n")
-                result = answer_question(corpus, question, generator, tenant=TENANT)
+                result = answer_question(corpus, question, generator, tenant=TENANT, support=support)
                 console.print(format_answer(result, corpus.store))
                 console.print(f"\n(generator calls: {result.generator_calls})")
 

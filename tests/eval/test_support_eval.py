@@ -13,6 +13,7 @@ from pincite.eval.support import (
     evaluate_support,
     load_attributionbench,
     load_wice,
+    roc_auc,
     run_support_eval,
     tune_thresholds,
 )
@@ -143,3 +144,9 @@ def test_run_support_eval_tunes_on_dev_and_reports(tmp_path: Path) -> None:
     assert json.loads(json.dumps(report.to_dict()))["split"] == "test"
     with pytest.raises(ConfigurationError):
         run_support_eval(tmp_path, checker=LexicalOverlapChecker(), split="test")
+
+
+def test_roc_auc_by_hand() -> None:
+    assert roc_auc([0.1, 0.4, 0.35, 0.8], [False, False, True, True]) == pytest.approx(0.75)
+    assert roc_auc([0.5, 0.5], [True, False]) == pytest.approx(0.5)  # a tie counts half
+    assert roc_auc([0.2, 0.9], [True, True]) == 0.5  # one class only

@@ -241,3 +241,30 @@ def test_memory_record_and_trace_attributes_carry_no_text(acme: Corpus) -> None:
     assert attrs["pincite.citation.count"] == len(retrieved)
     flat = repr(attrs)
     assert "invoices" not in flat.lower() and "seven" not in flat
+
+
+def test_renderer_case_valid_source_that_does_not_support_the_claim(
+    acme: Corpus, embedder: object
+) -> None:
+    """The citation resolves, but the passage says seven years, not ten: rejected."""
+    from pincite.ground.answer import SupportPolicy
+    from pincite.support import HeuristicSupportChecker, Verdict
+
+    checker = HeuristicSupportChecker(embedder)  # type: ignore[arg-type]
+    wrong = claim("Customer invoices are retained for ten years.", 1)
+    rejected = answer_question(acme, "invoices retained", ScriptedGenerator(wrong, wrong),
+                               tenant="acme", options=LEXICAL, support=checker)
+    assert rejected.refused and "do not support" in rejected.reasons[0]
+    flagged = answer_question(acme, "invoices retained", ScriptedGenerator(wrong),
+                              tenant="acme", options=LEXICAL, support=checker,
+                              policy=SupportPolicy.FLAG)
+    assert flagged.outcome is Outcome.ANSWERED
+    assert flagged.support[0].verdict is Verdict.UNSUPPORTED
+    right = claim("Customer invoices are retained for seven years.", 1)
+    ok = answer_question(acme, "invoices retained", ScriptedGenerator(right), tenant="acme",
+                         options=LEXICAL, support=checker)
+    assert ok.outcome is Outcome.ANSWERED and ok.answer is not None
+    # The citation is narrowed from the whole passage to the supporting sentence.
+    [c] = ok.answer.citations
+    assert c.evidence_id.startswith("ev1:s:")
+    assert excerpt(c, acme.store) == "Customer invoices are retained for seven years."

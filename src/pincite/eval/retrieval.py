@@ -48,6 +48,7 @@ EVAL_TENANT = "eval"
 DEPTH = 100  # chunks asked of retrieve() per question; Recall@100 needs 100
 _FINGERPRINT_KEY = "eval_fingerprint"
 _BATCH_DOCUMENTS = 256
+_DEFAULTS = SearchOptions()
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +150,7 @@ def run_retrieval_eval(
     *,
     split: str = "test",
     modes: Sequence[SearchMode | str] = ("lexical", "dense", "hybrid"),
-    options: SearchOptions = SearchOptions(),
+    options: SearchOptions = _DEFAULTS,
     routing_compare: bool = True,
     db: str | None = None,
     embedder: Embedder | Literal["default"] | None = "default",
@@ -324,8 +325,13 @@ def _ensure_index(
     documents = len(store.list_documents(EVAL_TENANT))
     chunks = len(index.chunk_ids) if embedder is not None else _count_chunks(store)
     counts = IndexCounts(documents, len(corpus) - documents, chunks)
-    record = {"dataset": fingerprint, "embedder": vectors, "documents": documents,
-              "skipped": counts.skipped, "chunks": chunks}
+    record = {
+        "dataset": fingerprint,
+        "embedder": vectors,
+        "documents": documents,
+        "skipped": counts.skipped,
+        "chunks": chunks,
+    }
     store.set_meta(_FINGERPRINT_KEY, json.dumps(record))
     return False, counts
 
@@ -342,7 +348,13 @@ def _prepare(doc: BeirDoc, tenant: str) -> tuple[Document, Version, list[Chunk]]
     document_id = str(uuid.uuid4())
     document = Document(document_id, tenant, doc.id, title, DocumentStatus.LIVE, created_at=created)
     version = Version(
-        document_id, tenant, chash, parsed.text, parsed.parser, CHUNKER, created,
+        document_id,
+        tenant,
+        chash,
+        parsed.text,
+        parsed.parser,
+        CHUNKER,
+        created,
         parsed.page_count,
     )
     chunks = [

@@ -21,7 +21,8 @@ Metrics (``evaluate_support``):
   "supported" only for the ``supported`` verdict. Accuracy, macro-F1, and
   precision / recall of detecting the *not supported* claims (``unsupported``:
   any verdict but supported, i.e. flagged; ``rejected``: the ``unsupported``
-  verdict alone, what the fail-closed policy rejects).
+  verdict alone, what the fail-closed policy rejects); and ROC-AUC of the
+  score, which does not depend on thresholds.
 - **3-way view** (WiCE only): accuracy and macro-F1 over the three labels, and
   precision / recall of the ``unsupported`` verdict for ``not_supported``.
 - **sentence recall** (WiCE only): for claims with gold support sets, the share
@@ -36,7 +37,6 @@ from __future__ import annotations
 import bisect
 import gzip
 import hashlib
-import itertools
 import json
 import uuid
 from collections.abc import Iterator, Sequence
@@ -47,6 +47,13 @@ from typing import Any
 from pincite.errors import ConfigurationError
 from pincite.ids import SpanRef, decode, encode_chunk
 from pincite.support.base import SupportChecker, SupportPassage, SupportResult, Thresholds, Verdict
+from pincite.support.metrics import (
+    REJECT_PRECISION,
+    classification,
+    detection,
+    roc_auc,
+    tune_thresholds,
+)
 
 __all__ = [
     "REJECT_PRECISION",
@@ -56,6 +63,7 @@ __all__ = [
     "load_attributionbench",
     "load_support_dataset",
     "load_wice",
+    "roc_auc",
     "run_support_eval",
     "score_examples",
     "tune_thresholds",
@@ -72,9 +80,6 @@ _AB_FILES = {
     "test": "test_all_subset_balanced_sampled500.jsonl.gz",
     "test_ood": "test_ood_all_subset_balanced.jsonl.gz",
 }
-#: ``run_support_eval`` tunes ``partial`` like the shipped defaults: the highest
-#: cut below which >= 85 % of dev claims are not supported (see ``tune_thresholds``).
-REJECT_PRECISION = 0.85
 _NS = uuid.UUID("5f1c1f0e-2a51-4b0c-9d59-1c2e3b7f0a11")  # fixed: example ids stay stable
 
 
@@ -169,36 +174,6 @@ def load_support_dataset(dataset_dir: Path, split: str) -> tuple[str, list[Suppo
 # -- metrics (pure) ---------------------------------------------------------
 
 
-def _f1(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
-    precision = tp / (tp + fp) if tp + fp else 0.0
-    recall = tp / (tp + fn) if tp + fn else 0.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return precision, recall, f1
-
-
-def _classification(
-    gold: Sequence[Any], pred: Sequence[Any], classes: Sequence[Any]
-) -> dict[str, float]:
-    """Accuracy and macro-F1 over ``classes`` (a class absent from gold and pred counts 0)."""
-    n = len(gold)
-    correct = sum(g == p for g, p in zip(gold, pred, strict=True))
-    f1s = []
-    for c in classes:
-        tp = sum(g == c and p == c for g, p in zip(gold, pred, strict=True))
-        fp = sum(g != c and p == c for g, p in zip(gold, pred, strict=True))
-        fn = sum(g == c and p != c for g, p in zip(gold, pred, strict=True))
-        f1s.append(_f1(tp, fp, fn)[2])
-    return {"accuracy": correct / n if n else 0.0, "macro_f1": sum(f1s) / len(f1s)}
-
-
-def _detection(gold: Sequence[bool], pred: Sequence[bool]) -> dict[str, float]:
-    tp = sum(g and p for g, p in zip(gold, pred, strict=True))
-    fp = sum(p and not g for g, p in zip(gold, pred, strict=True))
-    fn = sum(g and not p for g, p in zip(gold, pred, strict=True))
-    precision, recall, f1 = _f1(tp, fp, fn)
-    return {"precision": precision, "recall": recall, "f1": f1}
-
-
 def _sentence_indexes(example: SupportExample, result: SupportResult) -> set[int]:
     hit: set[int] = set()
     starts = example.sentence_starts
@@ -232,14 +207,15 @@ def evaluate_support(
         "labels": {v.value: gold.count(v) for v in Verdict},
     }
     report["binary"] = {
-        **_classification(not_supported_gold, not_supported_pred, (True, False)),
-        "unsupported": _detection(not_supported_gold, not_supported_pred),
-        "rejected": _detection(not_supported_gold, [v == Verdict.UNSUPPORTED for v in verdicts]),
+        **classification(not_supported_gold, not_supported_pred, (True, False)),
+        "unsupported": detection(not_supported_gold, not_supported_pred),
+        "rejected": detection(not_supported_gold, [v == Verdict.UNSUPPORTED for v in verdicts]),
+        "auc": roc_auc([r.score for r in results], [g == Verdict.SUPPORTED for g in gold]),
     }
     if Verdict.PARTIAL in gold:
         report["three_way"] = {
-            **_classification(gold, verdicts, tuple(Verdict)),
-            "unsupported": _detection(
+            **classification(gold, verdicts, tuple(Verdict)),
+            "unsupported": detection(
                 [g == Verdict.UNSUPPORTED for g in gold],
                 [v == Verdict.UNSUPPORTED for v in verdicts],
             ),
@@ -260,59 +236,6 @@ def score_examples(
     checker: SupportChecker, examples: Sequence[SupportExample]
 ) -> list[SupportResult]:
     return [checker.check(e.claim, e.passages) for e in examples]
-
-
-def _best_cut(scores: Sequence[float], positive: Sequence[bool], *, above: bool) -> float:
-    """The threshold maximising binary macro-F1 of ``score >= t`` (``<`` unless ``above``).
-
-    Candidates are midpoints between consecutive distinct scores, plus 0 and 1;
-    ties go to the lowest threshold.
-    """
-    values = sorted(set(scores))
-    candidates = [0.0] + [(a + b) / 2 for a, b in itertools.pairwise(values)] + [1.0]
-    best_t, best_f1 = 0.0, -1.0
-    for t in candidates:
-        pred = [(s >= t) if above else (s < t) for s in scores]
-        f1 = _classification(positive, pred, (True, False))["macro_f1"]
-        if f1 > best_f1 + 1e-12:
-            best_t, best_f1 = t, f1
-    return best_t
-
-
-def tune_thresholds(
-    scores: Sequence[float],
-    labels: Sequence[Verdict],
-    *,
-    reject_precision: float | None = None,
-) -> Thresholds:
-    """Dev-split thresholds for a checker's scores (pure; use dev labels only).
-
-    ``supported`` maximises macro-F1 of supported vs not. ``partial`` (at most
-    ``supported``) maximises macro-F1 of unsupported vs not; with
-    ``reject_precision`` it is instead the highest cut below which at least
-    that share of claims are not supported (0 when no cut reaches it), so that
-    ``unsupported`` verdicts are rare and mostly right.
-    """
-    if len(scores) != len(labels) or not scores:
-        raise ValueError("tune_thresholds needs one label per score and at least one score")
-    hi = _best_cut(scores, [lab == Verdict.SUPPORTED for lab in labels], above=True)
-    if reject_precision is None:
-        lo = _best_cut(scores, [lab == Verdict.UNSUPPORTED for lab in labels], above=False)
-    else:
-        lo = _precise_cut(scores, [lab != Verdict.SUPPORTED for lab in labels], reject_precision)
-    return Thresholds(partial=min(lo, hi), supported=hi)
-
-
-def _precise_cut(scores: Sequence[float], positive: Sequence[bool], precision: float) -> float:
-    """The highest midpoint ``t`` where ``score < t`` finds ``positive`` with >= ``precision``."""
-    ranked = sorted(zip(scores, positive, strict=True))
-    best, hits = 0.0, 0
-    for k, (score, is_positive) in enumerate(ranked):
-        hits += is_positive
-        following = ranked[k + 1][0] if k + 1 < len(ranked) else 1.0
-        if following > score and hits / (k + 1) >= precision:
-            best = (score + following) / 2
-    return best
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,7 +266,7 @@ class SupportEvalReport:
         b = m["binary"]
         parts = [
             f"{self.dataset}/{self.split} n={m['n']} checker={self.checker}",
-            f"binary acc={b['accuracy']:.3f} macroF1={b['macro_f1']:.3f} "
+            f"binary acc={b['accuracy']:.3f} macroF1={b['macro_f1']:.3f} AUC={b['auc']:.3f} "
             f"flagged P={b['unsupported']['precision']:.3f} R={b['unsupported']['recall']:.3f} "
             f"rejected P={b['rejected']['precision']:.3f} R={b['rejected']['recall']:.3f}",
         ]

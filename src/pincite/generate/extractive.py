@@ -60,7 +60,7 @@ class ExtractiveConfig:
     # that `pincite eval answers` excludes from what it reports):
     #   pincite eval answers ../shared/data/squad2_dev --calibrate
     coverage_weight: float = 0.5
-    threshold: float = 0.42
+    threshold: float = 0.56
     max_passages: int = 5
     max_claims: int = 2
     # A second sentence joins the answer only if it scores this close to the best.

@@ -6,8 +6,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from pincite import ids
 from pincite.corpus import Corpus
-from pincite.errors import GroundingError, QuoteMismatchError, UnsupportedClaimError
+from pincite.errors import (
+    EvidenceIdError,
+    GroundingError,
+    QuoteMismatchError,
+    UnsupportedClaimError,
+)
 from pincite.generate.base import Generation, Generator, Passage
 from pincite.ground.cite import (
     Citation,
@@ -152,6 +158,47 @@ def check_support(
     return verdicts
 
 
+def narrow_citations(
+    answer: CitedAnswer, retrieved: Retrieved, verdicts: dict[int, SupportResult]
+) -> CitedAnswer:
+    """Point each supported claim at the sentences that carry it instead of whole passages.
+
+    Sentence ids come from the support checker; each must decode to a span
+    inside a chunk the claim already cites, or the claim keeps its citations.
+    """
+    result = retrieved.result
+    assert result is not None
+    hits = {c.chunk_id: h for c, h in zip(retrieved.citations, result.hits, strict=True)}
+    citations = {c.citation_id: c for c in answer.citations}
+    claims = []
+    for i, claim in enumerate(answer.claims):
+        verdict = verdicts.get(i)
+        sources = answer.sources(claim)
+        narrowed: list[Citation] = []
+        if verdict is not None and verdict.verdict is not Verdict.UNSUPPORTED:
+            for sid in verdict.sentence_ids:
+                try:
+                    ref = ids.decode(sid)
+                except EvidenceIdError:
+                    continue
+                if not isinstance(ref, ids.SpanRef):
+                    continue
+                for src in sources:
+                    inside = src.span[0] <= ref.start < ref.end <= src.span[1]
+                    if inside and ref.document_id == src.document_id and ref.hash16 == src.hash16:
+                        narrowed.append(cite_hit(hits[src.chunk_id], tenant=retrieved.tenant,
+                                                 retrieved_at=src.retrieved_at,
+                                                 span=(ref.start, ref.end)))
+                        break
+        if narrowed:
+            citations.update((c.citation_id, c) for c in narrowed)
+            claim = Claim(claim.text, tuple(dict.fromkeys(c.citation_id for c in narrowed)),
+                          claim.kind, claim.quote)
+        claims.append(claim)
+    used = {cid for c in claims for cid in c.citation_ids}
+    return CitedAnswer(tuple(claims), tuple(c for cid, c in citations.items() if cid in used))
+
+
 def answer_question(
     corpus: Corpus,
     question: str,
@@ -194,6 +241,9 @@ def answer_question(
                 verdicts = (
                     check_support(answer, retrieved, support, policy) if support else {}
                 )
+                if verdicts:
+                    answer = narrow_citations(answer, retrieved, verdicts)
+                    check_grounding(answer, retrieved, store=corpus.store)
             except GroundingError as exc:
                 reasons.append(str(exc))
                 feedback = str(exc)

@@ -27,7 +27,8 @@ def routing_text(title: str, chunks: Sequence[Chunk]) -> str:
     first = chunks[0].text[:600] if chunks else ""
     body = " ".join(c.text for c in chunks)[:200_000]
     counts = Counter(
-        w for w in WORD.findall(body.casefold())
+        w
+        for w in WORD.findall(body.casefold())
         if len(w) > 3 and w not in STOPWORDS and not w.isdigit()
     )
     key_terms = [w for w, _ in counts.most_common(30)]

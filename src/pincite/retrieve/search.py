@@ -10,7 +10,7 @@ import numpy as np
 
 from pincite.embed.base import Embedder
 from pincite.errors import ConfigurationError, InputError
-from pincite.model import Branches, Hit, RetrievalResult
+from pincite.model import Branches, DocumentStatus, Hit, RetrievalResult
 from pincite.retrieve.dedup import dedup
 from pincite.retrieve.fuse import FusionMethod, convex, rrf
 from pincite.retrieve.query import query_terms
@@ -95,7 +95,9 @@ def retrieve(
         allowed = set(scope) if scope is not None else None
         if options.routing:
             rindex = store.routing_index(tenant)
-            top = max(options.route_min_documents, int(len(rindex.document_ids) * options.route_fraction))
+            top = max(
+                options.route_min_documents, int(len(rindex.document_ids) * options.route_fraction)
+            )
             chosen = route(rindex, qv, top=top)
             if chosen is not None:
                 routed = set(chosen)
@@ -107,32 +109,10 @@ def retrieve(
         ]
 
     fused = _fuse(lexical, dense, mode, options)
-    lex_rank = {cid: (i + 1, s) for i, (cid, s) in enumerate(lexical)}
-    dense_rank = {cid: (i + 1, s) for i, (cid, s) in enumerate(dense)}
-    head = fused[: max(pool, k)]
-    chunks = store.chunks_by_id(tenant, [cid for cid, _ in head])
-    documents = store.documents_by_id(tenant, list({c.document_id for c in chunks.values()}))
-    hits: list[Hit] = []
-    for cid, score in head:
-        chunk = chunks.get(cid)
-        if chunk is None or chunk.tenant != tenant or chunk.erased:
-            continue
-        document = documents.get(chunk.document_id)
-        if document is None:
-            continue
-        lr, ls = lex_rank.get(cid, (None, None))
-        dr, ds = dense_rank.get(cid, (None, None))
-        branches = Branches(lr, ls, dr, ds, score, None, chunk.document_id in routed)
-        hits.append(Hit(chunk, document, score, branches))
-    if options.dedup:
-        hits = dedup(
-            hits,
-            key_text=lambda h: h.chunk.text,
-            key_span=lambda h: (h.chunk.content_hash, h.chunk.start, h.chunk.end),
-            limit=None if options.reranker else k,
-        )
+    want = max(k * 4, 20) if options.reranker is not None else k
+    hits = _hits(store, tenant, fused, lexical, dense, routed, want, options.dedup)
     if options.reranker is not None:
-        hits = _rerank(options.reranker, question, hits[: max(k * 4, 20)])
+        hits = _rerank(options.reranker, question, hits)
     return RetrievalResult(
         question=question,
         tenant=tenant,
@@ -140,6 +120,58 @@ def retrieve(
         retrieved_at=datetime.now(UTC).isoformat(timespec="milliseconds"),
         mode=mode.value,
         scope=scope,
+    )
+
+
+def _hits(
+    store: Store,
+    tenant: str,
+    fused: list[tuple[str, float]],
+    lexical: list[tuple[str, float]],
+    dense: list[tuple[str, float]],
+    routed: set[str],
+    want: int,
+    deduplicate: bool,
+) -> list[Hit]:
+    """The first ``want`` fused candidates as hits, near-duplicates dropped.
+
+    Chunks are read from the store a window at a time (most queries need one
+    window of ``2 * want``), not all ``candidates`` of them.
+    """
+    lex_rank = {cid: (i + 1, s) for i, (cid, s) in enumerate(lexical)}
+    dense_rank = {cid: (i + 1, s) for i, (cid, s) in enumerate(dense)}
+    hits: list[Hit] = []
+    kept: list[Hit] = []
+    pos, window = 0, 2 * want + 8
+    while pos < len(fused) and len(kept) < want:
+        head = fused[pos : pos + window]
+        pos += len(head)
+        chunks = store.chunks_by_id(tenant, [cid for cid, _ in head])
+        documents = store.documents_by_id(tenant, list({c.document_id for c in chunks.values()}))
+        for cid, score in head:
+            chunk = chunks.get(cid)
+            # The store searches current, live, unerased chunks of this tenant
+            # only; these checks keep that true even for a store that does not.
+            if chunk is None or chunk.tenant != tenant or chunk.erased:
+                continue
+            document = documents.get(chunk.document_id)
+            if document is None or document.status is not DocumentStatus.LIVE:
+                continue
+            lr, ls = lex_rank.get(cid, (None, None))
+            dr, ds = dense_rank.get(cid, (None, None))
+            branches = Branches(lr, ls, dr, ds, score, None, chunk.document_id in routed)
+            hits.append(Hit(chunk, document, score, branches))
+        kept = _dedup(hits, want) if deduplicate else hits[:want]
+        window *= 2
+    return kept
+
+
+def _dedup(hits: list[Hit], limit: int) -> list[Hit]:
+    return dedup(
+        hits,
+        key_text=lambda h: h.chunk.text,
+        key_span=lambda h: (h.chunk.content_hash, h.chunk.start, h.chunk.end),
+        limit=limit,
     )
 
 
@@ -160,7 +192,9 @@ def _dense_top(
         )
     scores = index.matrix @ qv
     if allowed is not None:
-        mask = np.fromiter((d in allowed for d in index.document_ids), bool, len(index.document_ids))
+        mask = np.fromiter(
+            (d in allowed for d in index.document_ids), bool, len(index.document_ids)
+        )
         scores = np.where(mask, scores, -np.inf)
     n = min(pool, len(scores))
     best = np.argpartition(-scores, n - 1)[:n]

@@ -7,7 +7,6 @@ the kind of thing that was not found.
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Any
 
@@ -66,8 +65,9 @@ _STATUS_CODES = {
     422: "invalid_request",
 }
 
+Responses = dict[int | str, dict[str, Any]]
 # Documented on every route that takes a key.
-ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+ERROR_RESPONSES: Responses = {
     401: {"model": ErrorBody, "description": "Missing, unknown or revoked API key"},
     422: {"model": ErrorBody, "description": "The request does not match the schema"},
 }
@@ -199,10 +199,6 @@ class BodyLimit:
 
     async def _too_large(self, scope: Scope, receive: Receive, send: Send) -> None:
         mb = self.limit / (1024 * 1024)
-        message = f"request body exceeds the upload limit of {self.limit} bytes ({mb:g} MB)"
+        message = f"request body exceeds the upload limit of {mb:.3g} MB ({self.limit} bytes)"
         response = error_response(413, "payload_too_large", message, Connection="close")
         await response(scope, receive, send)
-
-
-def dumps(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False)

@@ -17,7 +17,8 @@ class _Strict(BaseModel):
 class IngestText(_Strict):
     text: str = Field(min_length=1, max_length=_TEXT_LIMIT, description="The document's text.")
     uri: str = Field(
-        min_length=1, max_length=2048,
+        min_length=1,
+        max_length=2048,
         description="Stable address of the document; the same uri again makes a new version.",
     )
     title: str | None = Field(None, max_length=1000)
@@ -180,7 +181,8 @@ class CheckRequest(_Strict):
     ids: list[str] | None = Field(None, max_length=1000)
     session: str | None = Field(None, max_length=64, description="A session that fetched.")
     fetched: list[str] | None = Field(
-        None, max_length=1000,
+        None,
+        max_length=1000,
         description="Without a session: the ids the caller read; re-read now in its workspace.",
     )
 

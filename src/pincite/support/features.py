@@ -36,181 +36,32 @@ __all__ = [
     "words",
 ]
 
+
+def _words_of(text: str) -> list[str]:
+    """The whitespace-separated words of ``text`` (keeps long word lists compact)."""
+    return text.split()
+
+
+def _wordset(text: str) -> frozenset[str]:
+    return frozenset(_words_of(text))
+
+
 # Lucene's English stopword list extended with the NLTK list's function words
 # (pronouns, auxiliaries, determiners). Negation words are included: negation
 # is its own signal (``negated``) and should not count as content.
-STOPWORDS = frozenset(
-    [
-        "a",
-        "about",
-        "above",
-        "after",
-        "again",
-        "against",
-        "all",
-        "am",
-        "an",
-        "and",
-        "any",
-        "are",
-        "as",
-        "at",
-        "be",
-        "because",
-        "been",
-        "before",
-        "being",
-        "below",
-        "between",
-        "both",
-        "but",
-        "by",
-        "can",
-        "could",
-        "did",
-        "do",
-        "does",
-        "doing",
-        "down",
-        "during",
-        "each",
-        "few",
-        "for",
-        "from",
-        "further",
-        "had",
-        "has",
-        "have",
-        "having",
-        "he",
-        "her",
-        "here",
-        "hers",
-        "herself",
-        "him",
-        "himself",
-        "his",
-        "how",
-        "i",
-        "if",
-        "in",
-        "into",
-        "is",
-        "it",
-        "its",
-        "itself",
-        "just",
-        "me",
-        "more",
-        "most",
-        "my",
-        "myself",
-        "no",
-        "nor",
-        "not",
-        "now",
-        "of",
-        "off",
-        "on",
-        "once",
-        "only",
-        "or",
-        "other",
-        "our",
-        "ours",
-        "ourselves",
-        "out",
-        "over",
-        "own",
-        "same",
-        "she",
-        "should",
-        "so",
-        "some",
-        "such",
-        "than",
-        "that",
-        "the",
-        "their",
-        "theirs",
-        "them",
-        "themselves",
-        "then",
-        "there",
-        "these",
-        "they",
-        "this",
-        "those",
-        "through",
-        "to",
-        "too",
-        "under",
-        "until",
-        "up",
-        "very",
-        "was",
-        "we",
-        "were",
-        "what",
-        "when",
-        "where",
-        "which",
-        "while",
-        "who",
-        "whom",
-        "why",
-        "will",
-        "with",
-        "would",
-        "you",
-        "your",
-        "yours",
-        "yourself",
-        "yourselves",
-        "also",
-        "may",
-        "might",
-        "must",
-        "shall",
-        "s",
-        "t",
-        "d",
-        "ll",
-        "m",
-        "re",
-        "ve",
-        "y",
-        "don",
-        "didn",
-        "doesn",
-        "isn",
-        "wasn",
-        "weren",
-        "aren",
-        "hasn",
-        "haven",
-        "hadn",
-        "wouldn",
-        "shouldn",
-        "couldn",
-        "cannot",
-        "never",
-        "none",
-        "upon",
-        "via",
-        "per",
-        "among",
-        "within",
-        "without",
-        "whether",
-        "yet",
-        "however",
-        "thus",
-        "therefore",
-        "one",
-        "ones",
-        "it's",
-    ]
+STOPWORDS = _wordset(
+    """
+    a about above after again against all am an and any are as at be because been before being
+    below between both but by can could did do does doing down during each few for from further
+    had has have having he her here hers herself him himself his how i if in into is it its
+    itself just me more most my myself no nor not now of off on once only or other our ours
+    ourselves out over own same she should so some such than that the their theirs them
+    themselves then there these they this those through to too under until up very was we were
+    what when where which while who whom why will with would you your yours yourself yourselves
+    also may might must shall s t d ll m re ve y don didn doesn isn wasn weren aren hasn haven
+    hadn wouldn shouldn couldn cannot never none upon via per among within without whether yet
+    however thus therefore one ones it's
+    """
 )
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
@@ -224,29 +75,10 @@ _NUMBER = re.compile(
 _NUMBER_WORDS = {
     w: float(i)
     for i, w in enumerate(
-        [
-            "zero",
-            "one",
-            "two",
-            "three",
-            "four",
-            "five",
-            "six",
-            "seven",
-            "eight",
-            "nine",
-            "ten",
-            "eleven",
-            "twelve",
-            "thirteen",
-            "fourteen",
-            "fifteen",
-            "sixteen",
-            "seventeen",
-            "eighteen",
-            "nineteen",
-            "twenty",
-        ]
+        _words_of(
+            "zero one two three four five six seven eight nine ten eleven twelve thirteen "
+            "fourteen fifteen sixteen seventeen eighteen nineteen twenty"
+        )
     )
 }
 _NUMBER_WORDS.update({"thirty": 30.0, "forty": 40.0, "fifty": 50.0, "sixty": 60.0})

@@ -21,6 +21,7 @@ from pincite.embed.base import Embedder
 from pincite.eval.support import SupportExample
 from pincite.support.base import Thresholds, Verdict
 from pincite.support.heuristic import HeuristicSupportChecker, LogisticWeights
+from pincite.support.metrics import REJECT_PRECISION, tune_thresholds
 from pincite.support.scoring import FEATURES
 
 __all__ = ["PRIORS", "dev_features", "fit_default_weights", "fit_logistic"]
@@ -97,11 +98,6 @@ def fit_default_weights(
     Features are extracted once with ``embedder``; the lexical-only set is fitted
     on the same rows with the cosine column zeroed, so its cosine weight is 0.
     """
-    # The shipped ``partial`` threshold is the highest score below which at
-    # least REJECT_PRECISION of dev claims are in fact not supported, so the
-    # fail-closed policy rejects an answer only on a confident ``unsupported``.
-    from pincite.eval.support import REJECT_PRECISION, tune_thresholds
-
     x, y, labels, _ = dev_features(data_dir, HeuristicSupportChecker(embedder))
     fixed = {FEATURES.index(name): value for name, value in PRIORS.items()}
     fitted = {}
@@ -129,8 +125,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"THRESHOLDS_{name} = Thresholds(partial={t.partial:.3f}, supported={t.supported:.3f})"
         )
     print(f"# features: {', '.join(FEATURES)}")
-    from pincite.eval.support import REJECT_PRECISION, tune_thresholds
     from pincite.support.heuristic import LexicalOverlapChecker
+    from pincite.support.metrics import REJECT_PRECISION, tune_thresholds
 
     examples = _dev_examples(args.data_dir)
     baseline = LexicalOverlapChecker()

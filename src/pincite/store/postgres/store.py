@@ -1,0 +1,372 @@
+"""The server store: PostgreSQL holds text, chunks, BM25 postings and pgvector vectors."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import psycopg
+from pgvector.psycopg import register_vector
+
+from pincite.errors import ConfigurationError
+from pincite.model import Chunk, Document, DocumentStatus, Version
+from pincite.store.base import DenseIndex, RoutingIndex
+from pincite.store.postgres import rows, search, write
+from pincite.store.postgres.index import Delta, index, unindex
+from pincite.store.postgres.migrations import dense_index_dims, ensure_dense_index, migrate
+
+_EMPTY = np.zeros((0, 0), dtype=np.float32)
+
+# Dense search reads a tenant's vectors exactly while it has at most this many
+# searchable chunks (a few milliseconds at 384 dimensions) and uses HNSW above.
+EXACT_LIMIT = 10_000
+# HNSW candidate list. With iterative scans (pgvector 0.8) the scan goes on
+# past ef_search until the tenant filter has passed k rows, so ef_search sets
+# the quality of each step rather than a ceiling (benchmarks/bench_postgres.py).
+EF_SEARCH = 100
+MAX_SCAN_TUPLES = 50_000
+
+
+class PostgresStore:
+    """Store of record and search engine on PostgreSQL with pgvector (>= 0.8).
+
+    One connection, used by one thread at a time; open one store per worker
+    process. ``exact_limit`` and ``ef_search`` tune dense search (see
+    ``docs/postgres.md``).
+    """
+
+    def __init__(
+        self, url: str, *, exact_limit: int = EXACT_LIMIT, ef_search: int = EF_SEARCH
+    ) -> None:
+        self.url = url
+        self.exact_limit = exact_limit
+        self.ef_search = ef_search
+        self._lock = threading.RLock()
+        self._conn = self._connect()
+        self._dims = dense_index_dims(self._conn)
+        self._dense: dict[str, tuple[int, DenseIndex]] = {}
+        self._routing: dict[str, tuple[int, RoutingIndex]] = {}
+
+    # -- plumbing ---------------------------------------------------------
+
+    def _connect(self) -> psycopg.Connection[tuple[Any, ...]]:
+        try:
+            # prepare_threshold=None: never a server-side prepared statement, so
+            # every query is planned for its own tenant (a generic plan lost
+            # filtered HNSW recall, issue 6).
+            conn = psycopg.connect(self.url, autocommit=True, prepare_threshold=None)
+        except psycopg.Error as exc:
+            raise ConfigurationError(f"cannot connect to PostgreSQL: {exc}") from exc
+        try:
+            encoding = conn.execute("SHOW server_encoding").fetchone()
+            if encoding is None or encoding[0] != "UTF8":
+                # Offsets are code points; only UTF8 makes length() and
+                # substrings agree with Python's str.
+                raise ValueError(f"the database encoding must be UTF8, not {encoding}")
+            migrate(conn)
+            register_vector(conn)
+            conn.execute("SET plan_cache_mode = force_custom_plan")
+            conn.execute("SET hnsw.iterative_scan = relaxed_order")
+            conn.execute(f"SET hnsw.ef_search = {int(self.ef_search)}".encode())
+            conn.execute(f"SET hnsw.max_scan_tuples = {MAX_SCAN_TUPLES}".encode())
+        except psycopg.errors.InsufficientPrivilege as exc:
+            conn.close()
+            raise ConfigurationError(
+                f"cannot set up the pincite schema: {exc}. The pgvector extension must"
+                " exist (CREATE EXTENSION vector, as a superuser) and this role must be"
+                " able to create tables"
+            ) from exc
+        except (psycopg.Error, ValueError) as exc:
+            conn.close()
+            raise ConfigurationError(f"cannot set up the pincite schema: {exc}") from exc
+        return conn
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[psycopg.Cursor[tuple[Any, ...]]]:
+        with self._lock, self._conn.transaction(), self._conn.cursor() as cur:
+            yield cur
+
+    def _query(self, query: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[Any]:
+        with self._lock:
+            return self._conn.execute(query.encode(), params).fetchall()
+
+    def _ensure_dims(self, *vectors: npt.NDArray[np.float32] | None) -> None:
+        for v in vectors:
+            if v is None or v.size == 0:
+                continue
+            dim = int(v.shape[-1])
+            if dim not in self._dims:
+                with self._lock:
+                    ensure_dense_index(self._conn, dim)
+                self._dims.add(dim)
+
+    def _generation(self, tenant: str) -> int:
+        found = self._query("SELECT generation FROM tenant_stats WHERE tenant = %s", (tenant,))
+        return int(found[0][0]) if found else 0
+
+    # -- meta -------------------------------------------------------------
+
+    def get_meta(self, key: str) -> str | None:
+        found = self._query("SELECT value FROM meta WHERE key = %s", (key,))
+        return str(found[0][0]) if found else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        self._query(
+            "INSERT INTO meta VALUES (%s, %s)"
+            " ON CONFLICT (key) DO UPDATE SET value = excluded.value RETURNING key",
+            (key, value),
+        )
+
+    def tenants(self) -> list[str]:
+        return [r[0] for r in self._query("SELECT DISTINCT tenant FROM documents ORDER BY 1")]
+
+    # -- documents and versions ------------------------------------------
+
+    def find_document(
+        self, tenant: str, *, document_id: str | None = None, uri: str | None = None
+    ) -> Document | None:
+        select = f"SELECT {rows.DOCUMENT_COLUMNS} FROM documents WHERE tenant = %s"
+        if document_id is not None:
+            found = self._query(select + " AND document_id = %s", (tenant, document_id))
+        elif uri is not None:
+            found = self._query(select + " AND uri = %s", (tenant, uri))
+        else:
+            raise ValueError("find_document needs document_id or uri")
+        return rows.document(found[0]) if found else None
+
+    def list_documents(self, tenant: str) -> list[Document]:
+        found = self._query(
+            f"SELECT {rows.DOCUMENT_COLUMNS} FROM documents WHERE tenant = %s"
+            " ORDER BY created_at, uri",
+            (tenant,),
+        )
+        return [rows.document(r) for r in found]
+
+    def documents_by_id(self, tenant: str, document_ids: Sequence[str]) -> dict[str, Document]:
+        found = self._query(
+            f"SELECT {rows.DOCUMENT_COLUMNS} FROM documents WHERE tenant = %s"
+            " AND document_id = ANY(%s)",
+            (tenant, list(document_ids)),
+        )
+        return {r[1]: rows.document(r) for r in found}
+
+    def current_hash(self, tenant: str, document_id: str) -> str | None:
+        found = self._query(
+            "SELECT current_hash FROM documents WHERE tenant = %s AND document_id = %s",
+            (tenant, document_id),
+        )
+        return found[0][0] if found else None
+
+    def write_version(
+        self,
+        document: Document,
+        version: Version,
+        chunks: Sequence[Chunk],
+        vectors: npt.NDArray[np.float32] | None,
+        routing_vector: npt.NDArray[np.float32] | None,
+        *,
+        expected_current: str | None,
+    ) -> None:
+        if vectors is not None and len(vectors) != len(chunks):
+            raise ValueError("one vector per chunk is required")
+        self._ensure_dims(vectors, routing_vector)
+        with self._transaction() as cur:
+            write.write_version(
+                cur, document, version, chunks, vectors, routing_vector, expected_current
+            )
+
+    def versions(self, tenant: str, document_id: str) -> list[Version]:
+        found = self._query(
+            f"SELECT {rows.VERSION_COLUMNS} FROM versions WHERE tenant = %s AND document_id = %s"
+            " ORDER BY seq",
+            (tenant, document_id),
+        )
+        return [rows.version(r) for r in found]
+
+    def version(self, tenant: str, document_id: str, hash16: str) -> Version | None:
+        if len(hash16) != 16 or not all(c in "0123456789abcdef" for c in hash16):
+            return None
+        found = self._query(
+            f"SELECT {rows.VERSION_COLUMNS} FROM versions WHERE tenant = %s AND document_id = %s"
+            " AND left(content_hash, 16) = %s",
+            (tenant, document_id, hash16),
+        )
+        return rows.version(found[0]) if len(found) == 1 else None
+
+    # -- chunks -----------------------------------------------------------
+
+    def chunks(self, tenant: str, document_id: str, content_hash: str) -> list[Chunk]:
+        found = self._query(
+            f"SELECT {rows.CHUNK_COLUMNS} FROM chunks WHERE tenant = %s AND document_id = %s"
+            " AND content_hash = %s ORDER BY ordinal",
+            (tenant, document_id, content_hash),
+        )
+        return [rows.chunk(r) for r in found]
+
+    def chunk(self, tenant: str, chunk_id: str) -> Chunk | None:
+        return self.chunks_by_id(tenant, [chunk_id]).get(chunk_id)
+
+    def chunks_by_id(self, tenant: str, chunk_ids: Sequence[str]) -> dict[str, Chunk]:
+        found = self._query(
+            f"SELECT {rows.CHUNK_COLUMNS} FROM chunks WHERE tenant = %s AND chunk_id = ANY(%s)",
+            (tenant, list(chunk_ids)),
+        )
+        return {r[0]: rows.chunk(r) for r in found}
+
+    # -- lifecycle ----------------------------------------------------------
+
+    def set_status(self, tenant: str, document_id: str, status: DocumentStatus) -> bool:
+        with self._transaction() as cur:
+            row = _lock_document(cur, tenant, document_id)
+            if row is None:
+                return False
+            cur.execute(
+                "UPDATE documents SET status = %s WHERE tenant = %s AND document_id = %s",
+                (status.value, tenant, document_id),
+            )
+            delta = Delta(tenant)
+            if status is DocumentStatus.DELETED:
+                unindex(cur, delta, document_id)
+            elif row[0] is not None:
+                index(cur, delta, document_id, content_hash=row[0])
+            delta.commit(cur)
+            return True
+
+    def purge(self, tenant: str, document_id: str) -> bool:
+        with self._transaction() as cur:
+            if _lock_document(cur, tenant, document_id) is None:
+                return False
+            delta = Delta(tenant)
+            unindex(cur, delta, document_id)
+            # Versions, chunks and the routing vector go by ON DELETE CASCADE.
+            cur.execute(
+                "DELETE FROM documents WHERE tenant = %s AND document_id = %s",
+                (tenant, document_id),
+            )
+            delta.commit(cur)
+            return True
+
+    def erase(self, tenant: str, document_id: str, chunk_id: str | None = None) -> int:
+        with self._transaction() as cur:
+            if _lock_document(cur, tenant, document_id) is None:
+                return 0
+            return write.erase(cur, tenant, document_id, chunk_id)
+
+    # -- search -------------------------------------------------------------
+
+    def search_lexical(
+        self,
+        tenant: str,
+        terms: Sequence[str],
+        k: int,
+        documents: Sequence[str] | None = None,
+    ) -> list[tuple[str, float]]:
+        with self._lock:
+            return search.lexical(self._conn, tenant, terms, k, documents)
+
+    def search_dense(
+        self,
+        tenant: str,
+        vector: npt.NDArray[np.float32],
+        k: int,
+        documents: Sequence[str] | None = None,
+    ) -> list[tuple[str, float]]:
+        """Inner-product k-NN over current, live, unerased chunks: ``(chunk_id, score)``.
+
+        Scores equal ``dense_index(tenant).matrix @ vector`` (cosine for
+        normalised vectors), best first. Raises ``ConfigurationError`` when the
+        stored vectors have another dimension than ``vector``.
+        """
+        dim = int(np.asarray(vector).reshape(-1).shape[0])
+        with self._lock:
+            return search.dense(
+                self._conn,
+                tenant,
+                vector,
+                k,
+                documents,
+                indexed=dim in self._dims,
+                exact_limit=self.exact_limit,
+            )
+
+    def dense_index(self, tenant: str) -> DenseIndex:
+        with self._lock:
+            generation = self._generation(tenant)
+            cached = self._dense.get(tenant)
+            if cached is not None and cached[0] == generation:
+                return cached[1]
+            found = self._query(
+                "SELECT chunk_id, document_id, embedding FROM chunks WHERE tenant = %s"
+                " AND searchable AND embedding IS NOT NULL ORDER BY id",
+                (tenant,),
+            )
+            dense = DenseIndex(
+                tuple(r[0] for r in found), tuple(r[1] for r in found), _stack(found, 2)
+            )
+            self._dense[tenant] = (generation, dense)
+            return dense
+
+    def routing_index(self, tenant: str) -> RoutingIndex:
+        with self._lock:
+            generation = self._generation(tenant)
+            cached = self._routing.get(tenant)
+            if cached is not None and cached[0] == generation:
+                return cached[1]
+            found = self._query(
+                "SELECT r.document_id, r.embedding FROM routing AS r JOIN documents AS d"
+                " ON d.tenant = r.tenant AND d.document_id = r.document_id"
+                " WHERE r.tenant = %s AND d.status = 'live' ORDER BY r.document_id",
+                (tenant,),
+            )
+            routing = RoutingIndex(tuple(r[0] for r in found), _stack(found, 1))
+            self._routing[tenant] = (generation, routing)
+            return routing
+
+    def replace_vectors(
+        self,
+        tenant: str,
+        chunk_vectors: dict[str, npt.NDArray[np.float32]],
+        routing: dict[str, npt.NDArray[np.float32]],
+    ) -> None:
+        self._ensure_dims(*chunk_vectors.values(), *routing.values())
+        with self._transaction() as cur:
+            cur.executemany(
+                "UPDATE chunks SET embedding = %s WHERE tenant = %s AND chunk_id = %s"
+                " AND NOT erased",
+                [(_vec(v), tenant, cid) for cid, v in chunk_vectors.items()],
+            )
+            cur.executemany(
+                "INSERT INTO routing (tenant, document_id, embedding)"
+                " SELECT tenant, document_id, %s FROM documents"
+                " WHERE tenant = %s AND document_id = %s"
+                " ON CONFLICT (tenant, document_id) DO UPDATE SET embedding = excluded.embedding",
+                [(_vec(v), tenant, did) for did, v in routing.items()],
+            )
+            Delta(tenant).commit(cur)
+
+
+def _lock_document(
+    cur: psycopg.Cursor[tuple[Any, ...]], tenant: str, document_id: str
+) -> tuple[Any, ...] | None:
+    return cur.execute(
+        "SELECT current_hash FROM documents WHERE tenant = %s AND document_id = %s FOR UPDATE",
+        (tenant, document_id),
+    ).fetchone()
+
+
+def _vec(v: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    return np.asarray(v, dtype=np.float32).reshape(-1)
+
+
+def _stack(found: list[Any], column: int) -> npt.NDArray[np.float32]:
+    if not found:
+        return _EMPTY
+    return np.vstack([r[column].to_numpy() for r in found])

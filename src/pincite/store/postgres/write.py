@@ -1,0 +1,231 @@
+"""The two writes with most to keep consistent: a new version, and an erasure.
+
+Both run inside the caller's transaction, after nothing else has been written
+in it, and take the document's row lock first, so writers of one document
+queue behind each other and writers of different documents do not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import psycopg
+from psycopg.types.json import Jsonb
+
+from pincite.errors import ConcurrentWriteError
+from pincite.model import Chunk, Document, DocumentStatus, Version
+from pincite.store.postgres import rows
+from pincite.store.postgres.index import Delta, index, unindex
+
+Cursor = psycopg.Cursor[tuple[Any, ...]]
+
+
+def write_version(
+    cur: Cursor,
+    document: Document,
+    version: Version,
+    chunks: Sequence[Chunk],
+    vectors: npt.NDArray[np.float32] | None,
+    routing_vector: npt.NDArray[np.float32] | None,
+    expected_current: str | None,
+) -> None:
+    """Make ``version`` the document's current version (see ``Store.write_version``).
+
+    Writing a version the document had before (an edit undone) makes that
+    stored version current again with its own chunks and ids; the given
+    chunks only refresh the vectors of chunks with the same span.
+    """
+    _check_consistent(document, version, chunks)
+    tenant, document_id, new = document.tenant, document.document_id, version.content_hash
+    row = cur.execute(
+        "SELECT current_hash FROM documents WHERE tenant = %s AND document_id = %s FOR UPDATE",
+        (tenant, document_id),
+    ).fetchone()
+    current = None if row is None else row[0]
+    if current != expected_current:
+        raise ConcurrentWriteError(f"document {document_id} changed during ingest; retry")
+    delta = Delta(tenant)
+    if row is None:
+        # A concurrent writer of the same new document (same id or same uri)
+        # makes this insert do nothing once it commits: that writer won.
+        cur.execute(
+            f"INSERT INTO documents ({rows.DOCUMENT_COLUMNS}, current_hash)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+            (
+                tenant,
+                document_id,
+                document.uri,
+                document.title,
+                document.status.value,
+                document.published_at,
+                Jsonb(dict(document.metadata)),
+                document.created_at,
+                new,
+            ),
+        )
+        if cur.rowcount != 1:
+            raise ConcurrentWriteError(
+                f"document {document.uri!r} was created by another writer; retry"
+            )
+    else:
+        cur.execute(
+            "UPDATE documents SET current_hash = %s, title = %s, status = %s, metadata = %s"
+            " WHERE tenant = %s AND document_id = %s",
+            (
+                new,
+                document.title,
+                document.status.value,
+                Jsonb(dict(document.metadata)),
+                tenant,
+                document_id,
+            ),
+        )
+        unindex(cur, delta, document_id)
+        cur.execute(
+            "UPDATE versions SET superseded_by = %s WHERE tenant = %s AND document_id = %s"
+            " AND superseded_by IS NULL AND content_hash <> %s",
+            (new, tenant, document_id, new),
+        )
+    seq_row = cur.execute(
+        "SELECT coalesce(max(seq), 0) + 1 FROM versions WHERE tenant = %s AND document_id = %s",
+        (tenant, document_id),
+    ).fetchone()
+    assert seq_row is not None
+    revived = cur.execute(
+        "UPDATE versions SET superseded_by = NULL, seq = %s"
+        " WHERE tenant = %s AND document_id = %s AND content_hash = %s RETURNING 1",
+        (seq_row[0], tenant, document_id, new),
+    ).fetchone()
+    if revived is None:
+        _insert_version(cur, version, seq_row[0], chunks, vectors)
+    elif vectors is not None:
+        cur.executemany(
+            "UPDATE chunks SET embedding = %s WHERE tenant = %s AND document_id = %s"
+            ' AND content_hash = %s AND start = %s AND "end" = %s AND NOT erased',
+            [
+                (_vec(vectors[i]), tenant, document_id, new, c.start, c.end)
+                for i, c in enumerate(chunks)
+            ],
+        )
+    if document.status is DocumentStatus.LIVE:
+        index(cur, delta, document_id, content_hash=new)
+    if routing_vector is None:
+        cur.execute(
+            "DELETE FROM routing WHERE tenant = %s AND document_id = %s", (tenant, document_id)
+        )
+    else:
+        cur.execute(
+            "INSERT INTO routing (tenant, document_id, embedding) VALUES (%s, %s, %s)"
+            " ON CONFLICT (tenant, document_id) DO UPDATE SET embedding = excluded.embedding",
+            (tenant, document_id, _vec(routing_vector)),
+        )
+    delta.commit(cur)
+
+
+def _insert_version(
+    cur: Cursor,
+    version: Version,
+    seq: int,
+    chunks: Sequence[Chunk],
+    vectors: npt.NDArray[np.float32] | None,
+) -> None:
+    cur.execute(
+        "INSERT INTO versions (tenant, document_id, content_hash, seq, text, parser, chunker,"
+        " created_at, page_count) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+        (
+            version.tenant,
+            version.document_id,
+            version.content_hash,
+            seq,
+            version.text,
+            version.parser,
+            version.chunker,
+            version.created_at,
+            version.page_count,
+        ),
+    )
+    if not chunks:
+        return
+    cur.executemany(
+        f"INSERT INTO chunks ({rows.CHUNK_COLUMNS}, embedding)"
+        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+        [
+            (*rows.chunk_params(c), None if vectors is None else _vec(vectors[i]))
+            for i, c in enumerate(chunks)
+        ],
+    )
+
+
+def erase(cur: Cursor, tenant: str, document_id: str, chunk_id: str | None) -> int:
+    """Blank one chunk (or every chunk and all text of every version); keep tombstones."""
+    delta = Delta(tenant)
+    unindex(cur, delta, document_id, chunk_id=chunk_id)
+    statement = (
+        "UPDATE chunks SET text = '', embed_text = '', erased = true, embedding = NULL,"
+        " length = 0 WHERE tenant = %s AND document_id = %s AND NOT erased"
+    )
+    params: tuple[str, ...] = (tenant, document_id)
+    if chunk_id is not None:
+        statement += " AND chunk_id = %s"
+        params += (chunk_id,)
+    targets = cur.execute(
+        (statement + ' RETURNING content_hash, start, "end"').encode(), params
+    ).fetchall()
+    by_version: dict[str, list[tuple[int, int]]] = {}
+    for content_hash, start, end in targets:
+        by_version.setdefault(content_hash, []).append((start, end))
+    if chunk_id is None:
+        # Whole-document erasure also blanks text that no chunk covered.
+        for content_hash, length in cur.execute(
+            "SELECT content_hash, length(text) FROM versions WHERE tenant = %s"
+            " AND document_id = %s",
+            params,
+        ).fetchall():
+            by_version[content_hash] = [(0, length)]
+        cur.execute("DELETE FROM routing WHERE tenant = %s AND document_id = %s", params)
+    for content_hash, ranges in by_version.items():
+        _blank(cur, tenant, document_id, content_hash, ranges)
+    delta.commit(cur)
+    return len(targets)
+
+
+def _blank(
+    cur: Cursor, tenant: str, document_id: str, content_hash: str, ranges: list[tuple[int, int]]
+) -> None:
+    """Overwrite ``ranges`` of the version text with spaces, so every offset stays valid."""
+    key = (tenant, document_id, content_hash)
+    row = cur.execute(
+        "SELECT text, erased FROM versions WHERE tenant = %s AND document_id = %s"
+        " AND content_hash = %s",
+        key,
+    ).fetchone()
+    if row is None:
+        return
+    text: str = row[0]
+    erased = {(int(a), int(b)) for a, b in row[1]}
+    for start, end in ranges:
+        text = text[:start] + " " * (end - start) + text[end:]
+        erased.add((start, end))
+    cur.execute(
+        "UPDATE versions SET text = %s, erased = %s WHERE tenant = %s AND document_id = %s"
+        " AND content_hash = %s",
+        (text, Jsonb(sorted(erased)), *key),
+    )
+
+
+def _check_consistent(document: Document, version: Version, chunks: Sequence[Chunk]) -> None:
+    key = (document.tenant, document.document_id)
+    if (version.tenant, version.document_id) != key:
+        raise ValueError("the version belongs to another document or tenant")
+    for c in chunks:
+        if (c.tenant, c.document_id, c.content_hash) != (*key, version.content_hash):
+            raise ValueError(f"chunk {c.chunk_id} belongs to another version, document or tenant")
+        if not c.erased and c.text != version.text[c.start : c.end]:
+            raise ValueError(f"chunk {c.chunk_id} text is not version.text[{c.start}:{c.end}]")
+
+
+def _vec(v: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    return np.asarray(v, dtype=np.float32).reshape(-1)
