@@ -54,7 +54,9 @@ PER_DOCUMENT = 10
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--db", help="a postgresql:// server URL; bench_* databases are (re)created there")
+    parser.add_argument(
+        "--db", help="a postgresql:// server URL; bench_* databases are (re)created there"
+    )
     parser.add_argument("--chunks", type=int, default=100_000)
     parser.add_argument("--tenants", type=int, default=50)
     parser.add_argument("--dim", type=int, default=384)
@@ -100,8 +102,10 @@ def synthetic(url: str, args: argparse.Namespace) -> None:
     load_s = time.perf_counter() - started
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("VACUUM ANALYZE")
-    print(f"\nloaded {docs * PER_DOCUMENT} chunks, {len(tenants)} tenants, dim {args.dim}"
-          f" in {load_s:.0f} s ({docs * PER_DOCUMENT / load_s:.0f} chunks/s)")
+    print(
+        f"\nloaded {docs * PER_DOCUMENT} chunks, {len(tenants)} tenants, dim {args.dim}"
+        f" in {load_s:.0f} s ({docs * PER_DOCUMENT / load_s:.0f} chunks/s)"
+    )
 
     queries: list[tuple[str, str, np.ndarray, list[str]]] = []  # kind, tenant, vector, truth
     for tenant in tenants:
@@ -157,13 +161,27 @@ def _write(store: Store, tenant: str, uri: str, texts: list[str], vectors: np.nd
     now = "2025-01-01T00:00:00+00:00"
     chunks, start = [], 0
     for i, part in enumerate(texts):
-        chunks.append(Chunk(str(uuid.uuid4()), tenant, document_id, chash, i, start,
-                            start + len(part), part, part))
+        chunks.append(
+            Chunk(
+                str(uuid.uuid4()),
+                tenant,
+                document_id,
+                chash,
+                i,
+                start,
+                start + len(part),
+                part,
+                part,
+            )
+        )
         start += len(part) + 2
     store.write_version(
         Document(document_id, tenant, uri, uri, created_at=now),
         Version(document_id, tenant, chash, text, "bench", "bench", now),
-        chunks, vectors, vectors.mean(axis=0), expected_current=None,
+        chunks,
+        vectors,
+        vectors.mean(axis=0),
+        expected_current=None,
     )
 
 
@@ -183,19 +201,42 @@ def scifact(url: str, dense: bool) -> None:
     embedder: object = "default" if dense else None
     with tempfile.TemporaryDirectory() as tmp:
         sqlite_db = str(Path(tmp) / "scifact.db")
-        reports = {"sqlite": run_retrieval_eval(SCIFACT, modes=modes, embedder=embedder,  # type: ignore[arg-type]
-                                                db=sqlite_db, routing_compare=False)}
+        reports = {
+            "sqlite": run_retrieval_eval(
+                SCIFACT,
+                modes=modes,
+                embedder=embedder,  # type: ignore[arg-type]
+                db=sqlite_db,
+                routing_compare=False,
+            )
+        }
         if dense:
             _copy(SQLiteStore(sqlite_db), PostgresStore(url))
-        reports["postgres"] = run_retrieval_eval(SCIFACT, modes=modes, embedder=embedder,  # type: ignore[arg-type]
-                                                 db=url, routing_compare=False)
+        reports["postgres"] = run_retrieval_eval(
+            SCIFACT,
+            modes=modes,
+            embedder=embedder,  # type: ignore[arg-type]
+            db=url,
+            routing_compare=False,
+        )
     rows = []
     for backend, report in reports.items():
         for r in report.results:
-            rows.append((backend, r.name, _fmt(r.ndcg_at_10), _fmt(r.recall_at_100),
-                         f"{r.latency_p50_ms:.1f}", f"{r.latency_p95_ms:.1f}"))
-    _table(["backend", "mode", "nDCG@10", "R@100", "p50 ms", "p95 ms"], rows,
-           "SciFact test (300 queries), pincite eval retrieval")
+            rows.append(
+                (
+                    backend,
+                    r.name,
+                    _fmt(r.ndcg_at_10),
+                    _fmt(r.recall_at_100),
+                    f"{r.latency_p50_ms:.1f}",
+                    f"{r.latency_p95_ms:.1f}",
+                )
+            )
+    _table(
+        ["backend", "mode", "nDCG@10", "R@100", "p50 ms", "p95 ms"],
+        rows,
+        "SciFact test (300 queries), pincite eval retrieval",
+    )
     if dense:
         _direct_dense(url)
 
@@ -203,16 +244,25 @@ def scifact(url: str, dense: bool) -> None:
 def _copy(source: SQLiteStore, target: PostgresStore) -> None:
     """Every tenant's documents with their stored vectors (no re-embedding), and the meta."""
     for tenant in source.tenants():
-        vectors = dict(zip(source.dense_index(tenant).chunk_ids, source.dense_index(tenant).matrix,
-                           strict=True))
+        vectors = dict(
+            zip(
+                source.dense_index(tenant).chunk_ids, source.dense_index(tenant).matrix, strict=True
+            )
+        )
         routing = source.routing_index(tenant)
         routes = dict(zip(routing.document_ids, routing.matrix, strict=True))
         for document in source.list_documents(tenant):
             for version in source.versions(tenant, document.document_id):
                 chunks = source.chunks(tenant, document.document_id, version.content_hash)
                 matrix = np.vstack([vectors[c.chunk_id] for c in chunks]) if chunks else None
-                target.write_version(document, version, chunks, matrix,
-                                     routes.get(document.document_id), expected_current=None)
+                target.write_version(
+                    document,
+                    version,
+                    chunks,
+                    matrix,
+                    routes.get(document.document_id),
+                    expected_current=None,
+                )
     for key in ("embedder", "embedder_dim", "eval_fingerprint"):
         value = source.get_meta(key)
         if value is not None:
@@ -222,26 +272,44 @@ def _copy(source: SQLiteStore, target: PostgresStore) -> None:
 
 
 def _direct_dense(url: str) -> None:
-    """Dense nDCG@10 through ``search_dense`` (exact, and HNSW forced) on SciFact."""
+    """``search_dense`` on real MiniLM vectors: nDCG@10, and HNSW recall@20 against exact."""
     from pincite.embed.default import default_embedder
     from pincite.eval.beir import load_beir
     from pincite.eval.metrics import mean, ndcg_at_k
 
     dataset = load_beir(SCIFACT, "test")
     embedder = default_embedder()
+    qids = dataset.evaluable_query_ids()
+    vectors = [embedder.embed_query(dataset.queries[q]) for q in qids]
+    exact: list[list[str]] = []
     rows = []
-    for name, options in [("exact", {}), ("HNSW ef_search=100", {"exact_limit": 0})]:
+    configs = [
+        ("exact", {}),
+        *((f"HNSW ef_search={ef}", {"exact_limit": 0, "ef_search": ef}) for ef in (40, 100)),
+    ]
+    for name, options in configs:
         store = PostgresStore(url, **options)  # type: ignore[arg-type]
-        scores = []
-        for qid in dataset.evaluable_query_ids():
-            hits = store.search_dense("eval", embedder.embed_query(dataset.queries[qid]), 100)
-            chunks = store.chunks_by_id("eval", [c for c, _ in hits])
+        scores, recalls, latency = [], [], []
+        for i, (qid, qv) in enumerate(zip(qids, vectors, strict=True)):
+            t = time.perf_counter()
+            hits = [c for c, _ in store.search_dense("eval", qv, 100)]
+            latency.append((time.perf_counter() - t) * 1000)
+            if name == "exact":
+                exact.append(hits)
+            recalls.append(len(set(hits[:20]) & set(exact[i][:20])) / max(1, len(exact[i][:20])))
+            chunks = store.chunks_by_id("eval", hits)
             docs = store.documents_by_id("eval", list({c.document_id for c in chunks.values()}))
-            ranked = list(dict.fromkeys(docs[chunks[c].document_id].uri for c, _ in hits))
+            ranked = list(dict.fromkeys(docs[chunks[c].document_id].uri for c in hits))
             scores.append(ndcg_at_k(ranked, dataset.qrels[qid], 10))
-        rows.append(("postgres", f"search_dense {name}", _fmt(mean(scores))))
+        rows.append(
+            (f"search_dense {name}", _fmt(mean(scores)), _fmt(mean(recalls)), *_pct(latency))
+        )
         store.close()
-    _table(["backend", "mode", "nDCG@10"], rows, "SciFact dense without routing, search_dense")
+    _table(
+        ["postgres, dense without routing", "nDCG@10", "recall@20 vs exact", "p50 ms", "p95 ms"],
+        rows,
+        "SciFact through search_dense (k=100)",
+    )
 
 
 # -- helpers --------------------------------------------------------------------

@@ -45,13 +45,13 @@ class Question:
     qrels: dict[str, int]
     lexical: Ranked
     dense: Ranked
-    routed: frozenset[str]  # document ids the router picks at the default width
+    dense_routed: Ranked  # dense inside the documents the router picks (default width)
 
 
 def gather(
     folder: Path, split: str, fold: str | None, db: str
-) -> tuple[list[Question], dict[str, str], dict[str, str]]:
-    """Candidate lists per question; chunk → uri and chunk → document id maps."""
+) -> tuple[list[Question], dict[str, str]]:
+    """Candidate lists per question, and the chunk → uri map."""
     dataset = load_beir(folder, split)
     qids = dataset.evaluable_query_ids()
     # Builds (or reuses) the index exactly as the evaluation does (one question asked).
@@ -81,10 +81,16 @@ def gather(
         scores = index.matrix @ qv
         best = np.argsort(-scores, kind="stable")[:DEPTH]
         dense = [(index.chunk_ids[i], float(scores[i])) for i in best]
-        routed = frozenset(route(rindex, qv, top=top) or rindex.document_ids)
-        questions.append(Question(dataset.qrels[qid], lexical, dense, routed))
+        routed = set(route(rindex, qv, top=top) or rindex.document_ids)
+        inside = [
+            (c, s)
+            for c, s in zip(index.chunk_ids, scores.tolist(), strict=True)
+            if chunk_doc[c] in routed
+        ]
+        inside.sort(key=lambda cs: -cs[1])
+        questions.append(Question(dataset.qrels[qid], lexical, dense, inside[:DEPTH]))
     store.close()
-    return questions, chunk_uri, chunk_doc
+    return questions, chunk_uri
 
 
 def score(
@@ -107,14 +113,11 @@ def main() -> None:
     parser.add_argument("--fold", choices=("odd", "even"))
     parser.add_argument("--db", required=True)
     args = parser.parse_args()
-    questions, chunk_uri, chunk_doc = gather(args.folder, args.split, args.fold, args.db)
+    questions, chunk_uri = gather(args.folder, args.split, args.fold, args.db)
     print(f"{len(questions)} questions ({args.split}, fold {args.fold or 'all'})")
 
     def dense_of(q: Question, depth: int, floor: float, routing: bool) -> Ranked:
-        kept = [(c, s) for c, s in q.dense if s >= floor]
-        if routing:
-            kept = [(c, s) for c, s in kept if chunk_doc[c] in q.routed]
-        return kept[:depth]
+        return [(c, s) for c, s in (q.dense_routed if routing else q.dense) if s >= floor][:depth]
 
     results: list[tuple[float, float, str]] = []
 

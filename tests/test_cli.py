@@ -130,3 +130,18 @@ def test_every_command_is_documented_in_the_readme() -> None:
     readme = README.read_text()
     for name in cli.commands:  # type: ignore[attr-defined]
         assert f"pincite {name}" in readme, name
+
+
+def test_verify_catches_a_claim_its_source_contradicts(run, files: Path) -> None:  # type: ignore[no-untyped-def]
+    [row] = [json.loads(x) for x in run("ingest", str(files / "policy.md"), "--embedder", "none",
+                                         "--json").stdout.splitlines()]
+    eid = json.loads(run("show", row["document_id"], "--json").stdout)["versions"][0]["chunks"][0][
+        "evidence_id"]
+    good = run("verify", "--claim", "Invoices are kept seven years.", eid, "--embedder", "none",
+               "--json")
+    bad = run("verify", "--claim", "Invoices are kept three years.", eid, "--embedder", "none",
+              "--json")
+    assert good.exit_code == 0 and json.loads(good.stdout)["verdict"] == "supported"
+    sid = json.loads(good.stdout)["sentence_ids"][0]
+    assert json.loads(run("fetch", sid, "--json").stdout)["text"] == "Invoices are kept seven years."
+    assert bad.exit_code == 1 and json.loads(bad.stdout)["verdict"] == "unsupported"

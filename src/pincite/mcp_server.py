@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import threading
-import weakref
+from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -44,19 +44,26 @@ _PREVIEW_CHARS = 300
 
 
 class _Ledgers:
-    """One fetch ledger per MCP session (stdio has one session per process)."""
+    """One fetch ledger per MCP session.
 
-    def __init__(self, tenant: str) -> None:
+    Over stdio a process serves one session, so there is one ledger; over
+    streamable HTTP the ``Mcp-Session-Id`` header tells sessions apart.
+    """
+
+    def __init__(self, tenant: str, limit: int = 1000) -> None:
         self._tenant = tenant
-        self._by_session: weakref.WeakKeyDictionary[object, FetchLedger] = (
-            weakref.WeakKeyDictionary()
-        )
+        self._limit = limit
+        self._by_session: OrderedDict[str, FetchLedger] = OrderedDict()
         self._lock = threading.Lock()
 
     def get(self, ctx: Context[Any, Any]) -> FetchLedger:
-        session = ctx.request_context.session
+        key = (ctx.headers or {}).get("mcp-session-id", "")
         with self._lock:
-            return self._by_session.setdefault(session, FetchLedger(self._tenant))
+            ledger = self._by_session.setdefault(key, FetchLedger(self._tenant))
+            self._by_session.move_to_end(key)
+            while len(self._by_session) > self._limit:
+                self._by_session.popitem(last=False)
+            return ledger
 
 
 def build_server(corpus: Corpus, tenant: str, generator: Generator | None = None) -> MCPServer[Any]:

@@ -25,7 +25,8 @@ def app_client(corpus: Corpus) -> Iterator[tuple[TestClient, str]]:
 
 def _ingest(client: TestClient, key: str, text: str, uri: str, title: str) -> str:
     r = client.post(
-        "/v1/documents", json={"text": text, "uri": uri, "title": title},
+        "/v1/documents",
+        json={"text": text, "uri": uri, "title": title},
         headers={"Authorization": f"Bearer {key}"},
     )
     assert r.status_code == 201, r.text
@@ -102,7 +103,9 @@ def test_malformed_and_missing_ids_in_the_viewer(app_client: tuple[TestClient, s
 
 
 def test_an_unexpected_error_is_a_json_500_without_traceback(
-    app_client: tuple[TestClient, str], monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    app_client: tuple[TestClient, str],
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     client, key = app_client
 
@@ -127,7 +130,8 @@ def test_body_limit_counts_streamed_bytes_too(app_client: tuple[TestClient, str]
         yield b'", "uri": "u"}'
 
     r = client.post(
-        "/v1/documents", content=chunks(),
+        "/v1/documents",
+        content=chunks(),
         headers={"Authorization": f"Bearer {key}", "content-type": "application/json"},
     )
     assert r.status_code == 413 and r.json()["error"]["code"] == "payload_too_large"
@@ -137,12 +141,20 @@ def test_the_openapi_schema_documents_auth_and_errors(app_client: tuple[TestClie
     client, _ = app_client
     schema = client.get("/openapi.json").json()
     assert schema["components"]["securitySchemes"]["apiKey"] == {
-        "type": "http", "scheme": "bearer",
+        "type": "http",
+        "scheme": "bearer",
         "description": schema["components"]["securitySchemes"]["apiKey"]["description"],
     }
     paths = schema["paths"]
-    for path in ["/v1/documents", "/v1/search", "/v1/answer", "/v1/evidence/fetch",
-                 "/v1/citations/check", "/v1/citations/resolve", "/view/{evidence_id}"]:
+    for path in [
+        "/v1/documents",
+        "/v1/search",
+        "/v1/answer",
+        "/v1/evidence/fetch",
+        "/v1/citations/check",
+        "/v1/citations/resolve",
+        "/view/{evidence_id}",
+    ]:
         assert path in paths
     assert "401" in paths["/v1/search"]["post"]["responses"]
     assert "ErrorBody" in schema["components"]["schemas"]

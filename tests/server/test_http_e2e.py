@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import httpx
 import pytest
-from conftest import UPLOAD_LIMIT_MB, LiveServer, clean_env, service_command
+from live_server_process import UPLOAD_LIMIT_MB, LiveServer, clean_env, service_command
 
 pytestmark = pytest.mark.integration
 
@@ -70,7 +70,10 @@ def test_a_revoked_key_stops_working(live_server: LiveServer) -> None:
         assert client.get("/v1/documents").status_code == 200
         subprocess.run(
             service_command("keys", "revoke", key, "--db", str(live_server.db)),
-            check=True, capture_output=True, env=clean_env(), timeout=60,
+            check=True,
+            capture_output=True,
+            env=clean_env(),
+            timeout=60,
         )
         r = client.get("/v1/documents")
     assert r.status_code == 401
@@ -88,7 +91,9 @@ def test_each_key_lists_and_searches_only_its_workspace(
         assert seeded[other].document_id not in listed
         found = {h["document_id"] for h in hits["hits"]}
         assert found == {seeded[tenant].document_id}
-        assert all(h["view_url"].startswith(f"{live_server.base_url}/view/ev1:") for h in hits["hits"])
+        assert all(
+            h["view_url"].startswith(f"{live_server.base_url}/view/ev1:") for h in hits["hits"]
+        )
 
 
 def test_another_workspaces_ids_read_exactly_like_missing_ones(
@@ -100,7 +105,10 @@ def test_another_workspaces_ids_read_exactly_like_missing_ones(
         for foreign_path, missing_path in [
             (f"/v1/evidence/{foreign.evidence_id}", f"/v1/evidence/{missing_id}"),
             (f"/v1/documents/{foreign.document_id}", f"/v1/documents/{uuid.uuid4()}"),
-            (f"/v1/documents/{foreign.document_id}/versions", f"/v1/documents/{uuid.uuid4()}/versions"),
+            (
+                f"/v1/documents/{foreign.document_id}/versions",
+                f"/v1/documents/{uuid.uuid4()}/versions",
+            ),
         ]:
             a, b = beta.get(foreign_path), beta.get(missing_path)
             assert a.status_code == b.status_code == 404
@@ -128,7 +136,10 @@ def test_answers_cite_only_the_callers_workspace_with_viewer_links(
 ) -> None:
     for tenant, other in (("alpha", "beta"), ("beta", "alpha")):
         with live_server.client(tenant) as client:
-            r = client.post("/v1/answer", json={"question": "What is the retention period for customer records?"})
+            r = client.post(
+                "/v1/answer",
+                json={"question": "What is the retention period for customer records?"},
+            )
             assert r.status_code == 200, r.text
             answer = r.json()
             assert answer["outcome"] == "answered"
@@ -136,8 +147,9 @@ def test_answers_cite_only_the_callers_workspace_with_viewer_links(
             assert cited == {seeded[tenant].document_id}
             assert seeded[other].document_id not in r.text
             source = answer["sources"][0]
-            assert f"[1] [{'Alpha' if tenant == 'alpha' else 'Beta'} policy]({source['view_url']})" in (
-                answer["text"]
+            assert (
+                f"[1] [{'Alpha' if tenant == 'alpha' else 'Beta'} policy]({source['view_url']})"
+                in (answer["text"])
             )
             assert client.get(source["view_url"]).status_code == 200
         with live_server.client(other) as intruder:
@@ -182,7 +194,8 @@ def test_superseded_erased_and_deleted_are_labelled(live_server: LiveServer) -> 
     with live_server.client("alpha") as client:
         doc = _ingest(client, "The fee is 10 euros per month.\n\nPay by card.", "fees", "Fees")
         update = client.put(
-            f"/v1/documents/{doc.document_id}", json={"text": "The fee is 12 euros per month.\n\nPay by card."}
+            f"/v1/documents/{doc.document_id}",
+            json={"text": "The fee is 12 euros per month.\n\nPay by card."},
         )
         assert update.json()["status"] == "updated"
         old = client.get(f"/v1/evidence/{doc.evidence_id}").json()
@@ -191,11 +204,15 @@ def test_superseded_erased_and_deleted_are_labelled(live_server: LiveServer) -> 
         page = client.get(f"/view/{doc.evidence_id}").text
         assert "Superseded" in page and 'id="current-version"' in page
         assert "<del>10</del><ins>12</ins>" in page
-        resolved = client.post("/v1/citations/resolve", json={"evidence_id": doc.evidence_id}).json()
+        resolved = client.post(
+            "/v1/citations/resolve", json={"evidence_id": doc.evidence_id}
+        ).json()
         assert resolved["current_evidence_id"] and resolved["superseded"]
 
         current = client.get(f"/v1/documents/{doc.document_id}/versions").json()[-1]["chunks"][0]
-        r = client.post(f"/v1/documents/{doc.document_id}/erase", json={"chunk_id": current["chunk_id"]})
+        r = client.post(
+            f"/v1/documents/{doc.document_id}/erase", json={"chunk_id": current["chunk_id"]}
+        )
         assert r.status_code == 200 and r.json()["erased_chunks"] == 1
         erased = client.get(f"/v1/evidence/{current['evidence_id']}").json()
         assert erased["status"] == "erased" and erased["text"] == ""
@@ -236,10 +253,20 @@ def test_check_citations_against_a_fetch_session(
 def test_errors_are_json_with_stable_codes(live_server: LiveServer) -> None:
     with live_server.client("alpha") as client:
         cases = [
-            (client.post("/v1/search", content=b"{not json", headers={"content-type": "application/json"}), 422, "invalid_request"),
+            (
+                client.post(
+                    "/v1/search", content=b"{not json", headers={"content-type": "application/json"}
+                ),
+                422,
+                "invalid_request",
+            ),
             (client.post("/v1/search", json={"question": ""}), 422, "invalid_request"),
             (client.get("/v1/evidence/ev1:nonsense"), 400, "malformed_evidence_id"),
-            (client.post("/v1/search", json={"question": "x", "mode": "dense"}), 400, "unsupported_mode"),
+            (
+                client.post("/v1/search", json={"question": "x", "mode": "dense"}),
+                400,
+                "unsupported_mode",
+            ),
             (client.get("/v1/nowhere"), 404, "not_found"),
             (client.delete("/v1/search"), 405, "method_not_allowed"),
         ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import LiveServer
+from live_server_process import LiveServer
 
 pytestmark = pytest.mark.integration
 
@@ -80,7 +80,7 @@ def test_view_link_highlights_exactly_the_cited_text(live_server: LiveServer) ->
                 " return [r.top, r.bottom, window.innerHeight, window.scrollY]; }"
             )
             assert scrolled > 0  # it started below the fold and was scrolled to
-            assert 0 <= top and bottom <= height
+            assert top >= 0 and bottom <= height
             assert page.locator("h1").text_content() == "Backup <policy>"
             link = page.locator("dd a")
             assert link.get_attribute("href") == "https://alpha.example/backups"

@@ -89,4 +89,50 @@ def eval_answers(dataset: Path, embedder: str, db: str | None, limit: int, calib
     _write(out_file, report.as_dict())
 
 
+@evaluate.command("retrieval")
+@dataset_arg
+@click.option("--split", default="test", show_default=True, help="Which qrels/<split>.tsv to score.")
+@click.option("--modes", default="lexical,dense,hybrid", show_default=True,
+              help="Comma-separated search modes.")
+@click.option("--no-routing-compare", is_flag=True, help="Do not also run without routing.")
+@embedder_option
+@db_cache_option
+@out_option
+@handle_errors
+def eval_retrieval(dataset: Path, split: str, modes: str, no_routing_compare: bool,
+                   embedder: str, db: str | None, out_file: Path | None) -> None:
+    """nDCG@10, Recall@10/100, MRR@10 and latency per mode on a BEIR-layout folder
+    (corpus.jsonl[.gz], queries.jsonl, qrels/<split>.tsv)."""
+    from pincite.eval.retrieval import run_retrieval_eval
+
+    with _Bar("indexing") as progress:
+        report = run_retrieval_eval(
+            dataset, split=split, modes=[m.strip() for m in modes.split(",") if m.strip()],
+            routing_compare=not no_routing_compare, db=db,
+            embedder=None if embedder == "none" else embedder,  # type: ignore[arg-type]
+            progress=progress,
+        )
+    out.print(report.as_table())
+    _write(out_file, report.as_dict())
+
+
+@evaluate.command("support")
+@dataset_arg
+@click.option("--split", default="test", show_default=True,
+              help="dev, test, or (AttributionBench) test_ood. Thresholds are tuned on dev.")
+@click.option("--checker", type=click.Choice(["heuristic", "heuristic-lexical", "lexical-overlap"]),
+              default="heuristic", show_default=True,
+              help="heuristic: the default (with MiniLM); lexical-overlap: the plain baseline.")
+@out_option
+@handle_errors
+def eval_support(dataset: Path, split: str, checker: str, out_file: Path | None) -> None:
+    """Claim-support accuracy on WiCE or AttributionBench: accuracy, macro-F1, precision and
+    recall of detecting unsupported claims (and WiCE supporting-sentence recall)."""
+    from pincite.eval.support import _make_checker, run_support_eval
+
+    report = run_support_eval(dataset, checker=_make_checker(checker), split=split)
+    out.print(report.format())
+    _write(out_file, report.to_dict())
+
+
 COMMANDS = [evaluate]

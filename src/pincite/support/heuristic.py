@@ -151,7 +151,7 @@ class HeuristicSupportChecker:
         pool = analysis.indexes()
         best, cover, x = self._judge(claim, passages, analysis, pool, embed=True)
         score = _score(self.weights, x)
-        verdict = self.thresholds.verdict(score)
+        verdict = _veto(self.thresholds.verdict(score), x)
         per_passage: tuple[PassageSupport, ...]
         if len(passages) == 1:
             per_passage = (
@@ -258,6 +258,20 @@ def _score(weights: LogisticWeights, x: list[float]) -> float:
     bias terms alone.
     """
     return 0.0 if x[FEATURES.index("cov_set")] == 0.0 else weights.score(x)
+
+
+def _veto(verdict: Verdict, x: list[float]) -> Verdict:
+    """Contradictions the features can see outrank the blended score (fail closed).
+
+    A sentence stating other numbers than the claim contradicts it outright; a
+    negation mismatch leaves at most partial support.
+    """
+    values = dict(zip(FEATURES, x, strict=True))
+    if values["num_conflict"]:
+        return Verdict.UNSUPPORTED
+    if values["negation"] and verdict is Verdict.SUPPORTED:
+        return Verdict.PARTIAL
+    return verdict
 
 
 def _sentence_ids(

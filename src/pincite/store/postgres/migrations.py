@@ -69,12 +69,14 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         -- The database itself refuses a second current version of a document.
         CREATE UNIQUE INDEX versions_one_current ON versions (tenant, document_id)
             WHERE superseded_by IS NULL;
+        -- id: a compact key for postings. bigserial rather than an identity
+        -- column, which Citus supports only with limitations.
         -- searchable = current version, live document, not erased. Only
         -- searchable chunks have postings, count in tenant_stats, and sit in
         -- the HNSW index.
         CREATE TABLE chunks (
             tenant text NOT NULL,
-            id bigint GENERATED ALWAYS AS IDENTITY,
+            id bigserial NOT NULL,
             chunk_id text NOT NULL,
             document_id text NOT NULL,
             content_hash text NOT NULL,
@@ -96,6 +98,9 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
             UNIQUE (tenant, chunk_id),
             FOREIGN KEY (tenant, document_id, content_hash) REFERENCES versions ON DELETE CASCADE
         );
+        -- Keep vectors in the row (text and embed_text are moved out instead):
+        -- an exact scan then reads one page per row, not a TOAST lookup per row.
+        ALTER TABLE chunks ALTER COLUMN embedding SET STORAGE MAIN;
         CREATE INDEX chunks_by_version ON chunks (tenant, document_id, content_hash, ordinal);
         -- BM25 postings: one row per (term, searchable chunk), term = an English
         -- Snowball lexeme from to_tsvector('english', embed_text).
