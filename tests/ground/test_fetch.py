@@ -181,3 +181,17 @@ def test_fetch_requires_a_tenant(corpus: Corpus, doc: str) -> None:
     _, chunk = _first_chunk(corpus, doc)
     with pytest.raises(InputError):
         corpus.fetch([chunk.evidence_id], tenant="")
+
+
+def test_undoing_an_edit_reinstates_the_old_version_and_its_ids(corpus: Corpus, doc: str) -> None:
+    _, chunk = _first_chunk(corpus, doc)
+    corpus.ingest_text(POLICY_V2, uri="policy://retention", tenant="acme")
+    back = corpus.ingest_text(POLICY_V1, uri="policy://retention", tenant="acme")
+    assert back.status.value == "updated" and back.document_id == doc
+    versions = corpus.versions(doc, tenant="acme")
+    assert len(versions) == 2 and [v.superseded for v in versions] == [False, True]
+    [outcome] = corpus.fetch([chunk.evidence_id], tenant="acme")
+    assert outcome.status is FetchStatus.OK and outcome.superseded is False
+    hits = corpus.store.search_lexical("acme", ["seven"], 5)
+    assert [cid for cid, _ in hits] == [chunk.chunk_id]
+    assert corpus.store.search_lexical("acme", ["ten"], 5) == []

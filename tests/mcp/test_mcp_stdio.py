@@ -103,3 +103,21 @@ def test_official_client_lists_and_calls_every_tool(tmp_path: Path) -> None:
     db = tmp_path / "mcp.db"
     alpha_doc, beta_id = _seed(db)
     asyncio.run(asyncio.wait_for(_session_run(db, alpha_doc, beta_id), timeout=60))
+
+
+def test_the_workspace_must_be_named_by_flag_or_a_live_key(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from pincite.cli.service import mcp
+    from pincite.server.keys import create_key, revoke_key
+
+    db = tmp_path / "keys.db"
+    with pincite.open(db, embedder=None) as corpus:
+        key = create_key(corpus.store, "alpha")
+        revoke_key(corpus.store, key)
+    runner = CliRunner()
+    env = {"PINCITE_TENANT": None, "PINCITE_WORKSPACE_KEY": None}
+    none = runner.invoke(mcp, ["--db", str(db), "--embedder", "none"], env=env)
+    assert none.exit_code == 1 and "give --tenant or --key" in none.output
+    revoked = runner.invoke(mcp, ["--db", str(db), "--key", key, "--embedder", "none"], env=env)
+    assert revoked.exit_code == 1 and "unknown or revoked" in revoked.output

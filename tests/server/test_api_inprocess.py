@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
+import pincite
 from pincite.corpus import Corpus
+from pincite.embed.base import Embedder
 from pincite.server import create_app, create_key
 from pincite.server.routes_view import CSRF_COOKIE, KEY_COOKIE
 
@@ -158,3 +161,21 @@ def test_the_openapi_schema_documents_auth_and_errors(app_client: tuple[TestClie
         assert path in paths
     assert "401" in paths["/v1/search"]["post"]["responses"]
     assert "ErrorBody" in schema["components"]["schemas"]
+
+
+def test_with_an_embedder_search_defaults_to_hybrid(tmp_path: Path, embedder: Embedder) -> None:
+    with pincite.open(tmp_path / "dense.db", embedder=embedder) as corpus:
+        key = create_key(corpus.store, "acme")
+        with TestClient(create_app(corpus)) as client:
+            headers = {"Authorization": f"Bearer {key}"}
+            _ingest(client, key, "Laptops must use full-disk encryption.", "sec", "Security")
+            hybrid = client.post(
+                "/v1/search", json={"question": "disk encryption"}, headers=headers
+            )
+            assert hybrid.json()["mode"] == "hybrid" and hybrid.json()["hits"]
+            dense = client.post(
+                "/v1/search",
+                json={"question": "encrypting laptops", "mode": "dense"},
+                headers=headers,
+            )
+            assert dense.status_code == 200 and dense.json()["hits"][0]["title"] == "Security"

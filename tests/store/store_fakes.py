@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -125,3 +126,16 @@ def dense_ids(store: Store, tenant: str, query: str, k: int = 10) -> list[str]:
         found = [cid for cid, _ in search_dense(tenant, qv, k)]
         assert set(found) == set(exact), (found, exact)
     return exact
+
+
+class HashEmbedder:
+    """An ``Embedder`` over :func:`embed`, for end-to-end runs through ``pincite.open``."""
+
+    name = "contract-hash"
+    dim = DIM
+
+    def embed_documents(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        return np.vstack([embed(t) for t in texts]) if texts else np.zeros((0, DIM), np.float32)
+
+    def embed_query(self, text: str) -> npt.NDArray[np.float32]:
+        return embed(text)

@@ -176,3 +176,14 @@ def test_nothing_is_written_when_a_version_fails(pg: PostgresStore) -> None:
         pg.write_version(w.document, w.version, w.chunks, bad, None, expected_current=None)
     assert pg.find_document("acme", uri="u://p") is None
     assert _counts(pg.url, "acme")["chunks"] == 0
+
+
+def test_a_dropped_connection_is_opened_again(pg: PostgresStore) -> None:
+    w = write(pg, "acme", "u://p", "Some text.")
+    with psycopg.connect(pg.url, autocommit=True) as admin:
+        admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+    assert pg.search_lexical("acme", ["text"], 5)
+    assert pg.chunk("acme", w.chunks[0].chunk_id) == w.chunks[0]

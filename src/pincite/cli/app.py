@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from pincite.cli import answers, documents, evaluate, evidence, search, verify
+from pincite.cli import answers, documents, evaluate, evidence, search, service, verify
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -23,6 +23,6 @@ def cli() -> None:
     """
 
 
-for module in (documents, evidence, search, answers, verify, evaluate):
+for module in (documents, evidence, search, answers, verify, evaluate, service):
     for command in module.COMMANDS:
         cli.add_command(command)

@@ -111,7 +111,7 @@ def create(db: str, tenant: str) -> None:
         key = create_key(corpus.store, tenant)
         key_id = list_keys(corpus.store, tenant)[-1].key_id
     out.print(key)
-    err.print(f"key {key_id} for workspace {tenant!r}: shown once, only its hash is stored")
+    err.print(f"key {key_id} for workspace {tenant!r} in {db}: shown once; only its hash is stored")
 
 
 @keys.command("list")
@@ -155,29 +155,51 @@ def revoke(key_id: str, db: str) -> None:
 
 @click.command("mcp")
 @db_option
-@required_tenant
+@click.option("--tenant", envvar="PINCITE_TENANT", help="Workspace to serve (or give --key).")
+@click.option(
+    "--key",
+    "workspace_key",
+    envvar="PINCITE_WORKSPACE_KEY",
+    help="A workspace API key (env PINCITE_WORKSPACE_KEY); serves that key's workspace.",
+)
 @embedder_option
 @with_generator_options
 @handle_errors
 def mcp(
     db: str,
-    tenant: str,
+    tenant: str | None,
+    workspace_key: str | None,
     embedder: str,
     generator: str,
     base_url: str | None,
     model: str | None,
     api_key: str | None,
 ) -> None:
-    """Serve one workspace as an MCP server over stdio (tools: search, fetch_evidence,
-    check_citations, answer). Logs go to stderr. Needs: pip install 'pincite[mcp]'.
+    """Serve one workspace as an MCP server over stdio.
+
+    Tools: search, fetch_evidence, check_citations, answer. The workspace is
+    fixed for the process; clients cannot choose it. Logs go to stderr.
+    Needs the mcp extra: pip install 'pincite[mcp]'.
     """
     try:
         from pincite.mcp_server import serve_stdio
     except ImportError:
         fail("the MCP server needs the mcp extra: pip install 'pincite[mcp]'")
         return
+    from pincite.server.keys import tenant_for
+
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
     with open_corpus(db, embedder) as corpus:
+        if workspace_key is not None:
+            keyed = tenant_for(corpus.store, workspace_key)
+            if keyed is None:
+                fail("the workspace key is unknown or revoked")
+            if tenant is not None and tenant != keyed:
+                fail("--tenant names another workspace than --key")
+            tenant = keyed
+        if tenant is None:
+            fail("give --tenant or --key: the workspace this server answers from")
+            return
         gen = make_generator(
             generator, embedder=corpus.embedder, base_url=base_url, model=model, api_key=api_key
         )

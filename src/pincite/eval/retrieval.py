@@ -142,6 +142,11 @@ class RetrievalReport:
             cells = [row[0].ljust(widths[0])]
             cells += [v.rjust(w) for v, w in zip(row[1:], widths[1:], strict=True)]
             lines.append("  ".join(cells))
+        built = "reused from the db file" if self.reused_index else f"{self.index_seconds:.0f} s"
+        lines.append(
+            f"index: {built}; latency: retrieve() wall time per question, k={DEPTH}, "
+            "query embedding included"
+        )
         return "\n".join(lines)
 
 

@@ -177,6 +177,20 @@ class ModelGenerator(ABC):
     def model(self) -> str:
         return self._model
 
+    @property
+    def endpoint(self) -> JsonEndpoint:
+        """The HTTP endpoint (URL, key, retry policy), shared with the agent loop."""
+        return self._endpoint
+
+    @property
+    def max_tokens(self) -> int:
+        return int(getattr(self, "_max_tokens", 2048))
+
+    @property
+    def temperature(self) -> float | None:
+        value = getattr(self, "_temperature", None)
+        return None if value is None else float(value)
+
     def __repr__(self) -> str:
         # No key here: reprs end up in logs and tracebacks.
         return f"{type(self).__name__}(url={self._endpoint.url!r}, model={self._model!r})"

@@ -126,7 +126,14 @@ def store_parsed(
     ]
     vectors: npt.NDArray[np.float32] | None = None
     routing: npt.NDArray[np.float32] | None = None
-    if embedder is not None and chunks:
+    if existing is not None and store.version(tenant, document_id, chash[:16]) is not None:
+        # An earlier version's text again: the store reinstates its stored
+        # chunks and vectors; only the routing vector is recomputed.
+        chunks = []
+        if embedder is not None:
+            stored = store.chunks(tenant, document_id, chash)
+            routing = embedder.embed_documents([routing_text(doc_title, stored)])[0]
+    elif embedder is not None and chunks:
         vectors = embedder.embed_documents([c.embed_text for c in chunks])
         routing = embedder.embed_documents([routing_text(doc_title, chunks)])[0]
     store.write_version(document, version, chunks, vectors, routing, expected_current=current)

@@ -35,6 +35,25 @@ class RoutingIndex:
     matrix: npt.NDArray[np.float32]
 
 
+def check_version_rows(document: Document, version: Version, chunks: Sequence[Chunk]) -> None:
+    """Refuse rows that would break the invariants before any store writes them.
+
+    Every row names the same tenant, document and version, and every unerased
+    chunk's text is exactly its span of the version's canonical text.
+    """
+    if (version.tenant, version.document_id) != (document.tenant, document.document_id):
+        raise ValueError("the version belongs to another document or tenant")
+    for c in chunks:
+        if (c.tenant, c.document_id, c.content_hash) != (
+            document.tenant,
+            document.document_id,
+            version.content_hash,
+        ):
+            raise ValueError(f"chunk {c.chunk_id} belongs to another version, document or tenant")
+        if not c.erased and c.text != version.text[c.start : c.end]:
+            raise ValueError(f"chunk {c.chunk_id} text is not its span of the version text")
+
+
 class Store(Protocol):
     def close(self) -> None: ...
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -17,9 +17,15 @@ from pincite.model import Chunk, Document, DocumentStatus, Version
 from pincite.store.base import DenseIndex, RoutingIndex
 from pincite.store.postgres import rows, search, write
 from pincite.store.postgres.index import Delta, index, unindex
-from pincite.store.postgres.migrations import dense_index_dims, ensure_dense_index, migrate
+from pincite.store.postgres.migrations import (
+    HNSW_MAX_DIM,
+    dense_index_dims,
+    ensure_dense_index,
+    migrate,
+)
 
 _EMPTY = np.zeros((0, 0), dtype=np.float32)
+_T = TypeVar("_T")
 
 # Dense search reads a tenant's vectors exactly while it has at most this many
 # searchable chunks (a few milliseconds at 384 dimensions) and uses HNSW above.
@@ -46,8 +52,9 @@ class PostgresStore:
         self.exact_limit = exact_limit
         self.ef_search = ef_search
         self._lock = threading.RLock()
-        self._conn = self._connect()
-        self._dims = dense_index_dims(self._conn)
+        self._closed = False
+        self._connection = self._connect()
+        self._dims = dense_index_dims(self._connection)
         self._dense: dict[str, tuple[int, DenseIndex]] = {}
         self._routing: dict[str, tuple[int, RoutingIndex]] = {}
 
@@ -87,23 +94,40 @@ class PostgresStore:
 
     def close(self) -> None:
         with self._lock:
-            self._conn.close()
+            self._closed = True
+            self._connection.close()
+
+    @property
+    def _conn(self) -> psycopg.Connection[tuple[Any, ...]]:
+        """The connection, opened again if the server dropped it (a restart, a failover)."""
+        if self._connection.closed and not self._closed:
+            self._connection = self._connect()
+        return self._connection
 
     @contextmanager
     def _transaction(self) -> Iterator[psycopg.Cursor[tuple[Any, ...]]]:
         with self._lock, self._conn.transaction(), self._conn.cursor() as cur:
             yield cur
 
-    def _query(self, query: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[Any]:
+    def _read(self, run: Callable[[psycopg.Connection[tuple[Any, ...]]], _T]) -> _T:
+        """Run an idempotent read; once more on a fresh connection if the old one died."""
         with self._lock:
-            return self._conn.execute(query.encode(), params).fetchall()
+            try:
+                return run(self._conn)
+            except psycopg.OperationalError:
+                if not self._connection.closed:
+                    raise
+            return run(self._conn)
+
+    def _query(self, query: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[Any]:
+        return self._read(lambda conn: conn.execute(query.encode(), params).fetchall())
 
     def _ensure_dims(self, *vectors: npt.NDArray[np.float32] | None) -> None:
         for v in vectors:
             if v is None or v.size == 0:
                 continue
             dim = int(v.shape[-1])
-            if dim not in self._dims:
+            if dim not in self._dims and dim <= HNSW_MAX_DIM:
                 with self._lock:
                     ensure_dense_index(self._conn, dim)
                 self._dims.add(dim)
@@ -126,7 +150,9 @@ class PostgresStore:
         )
 
     def tenants(self) -> list[str]:
-        return [r[0] for r in self._query("SELECT DISTINCT tenant FROM documents ORDER BY 1")]
+        # Byte order, as SQLite sorts, whatever the database's collation.
+        found = self._query('SELECT DISTINCT tenant COLLATE "C" FROM documents ORDER BY 1')
+        return [r[0] for r in found]
 
     # -- documents and versions ------------------------------------------
 
@@ -145,7 +171,7 @@ class PostgresStore:
     def list_documents(self, tenant: str) -> list[Document]:
         found = self._query(
             f"SELECT {rows.DOCUMENT_COLUMNS} FROM documents WHERE tenant = %s"
-            " ORDER BY created_at, uri",
+            ' ORDER BY created_at COLLATE "C", uri COLLATE "C"',
             (tenant,),
         )
         return [rows.document(r) for r in found]
@@ -269,8 +295,7 @@ class PostgresStore:
         k: int,
         documents: Sequence[str] | None = None,
     ) -> list[tuple[str, float]]:
-        with self._lock:
-            return search.lexical(self._conn, tenant, terms, k, documents)
+        return self._read(lambda conn: search.lexical(conn, tenant, terms, k, documents))
 
     def search_dense(
         self,
@@ -286,16 +311,15 @@ class PostgresStore:
         stored vectors have another dimension than ``vector``.
         """
         dim = int(np.asarray(vector).reshape(-1).shape[0])
-        with self._lock:
-            return search.dense(
-                self._conn,
-                tenant,
-                vector,
-                k,
-                documents,
-                indexed=dim in self._dims,
-                exact_limit=self.exact_limit,
+        if dim not in self._dims and dim <= HNSW_MAX_DIM:
+            # Another process may have written the first vectors of this dimension.
+            self._dims |= self._read(dense_index_dims)
+        indexed, limit = dim in self._dims, self.exact_limit
+        return self._read(
+            lambda conn: search.dense(
+                conn, tenant, vector, k, documents, indexed=indexed, exact_limit=limit
             )
+        )
 
     def dense_index(self, tenant: str) -> DenseIndex:
         with self._lock:
@@ -323,7 +347,7 @@ class PostgresStore:
             found = self._query(
                 "SELECT r.document_id, r.embedding FROM routing AS r JOIN documents AS d"
                 " ON d.tenant = r.tenant AND d.document_id = r.document_id"
-                " WHERE r.tenant = %s AND d.status = 'live' ORDER BY r.document_id",
+                " WHERE r.tenant = %s AND d.status = 'live' ORDER BY r.document_id COLLATE \"C\"",
                 (tenant,),
             )
             routing = RoutingIndex(tuple(r[0] for r in found), _stack(found, 1))

@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from pincite.errors import ConcurrentWriteError, ConfigurationError
 from pincite.model import BBox, BoxOrigin, Chunk, Document, DocumentStatus, Version
-from pincite.store.base import DenseIndex, RoutingIndex
+from pincite.store.base import DenseIndex, RoutingIndex, check_version_rows
 from pincite.store.sqlite.migrations import migrate
 
 _CHUNK_COLUMNS = (
@@ -159,6 +159,7 @@ class SQLiteStore:
         tenant = document.tenant
         if vectors is not None and len(vectors) != len(chunks):
             raise ValueError("one vector per chunk is required")
+        check_version_rows(document, version, chunks)
         with self._write() as conn:
             row = conn.execute(
                 "SELECT current_hash FROM documents WHERE tenant = ? AND document_id = ?",
@@ -170,6 +171,13 @@ class SQLiteStore:
                     f"document {document.document_id} changed during ingest; retry"
                 )
             if row is None:
+                taken = conn.execute(
+                    "SELECT 1 FROM documents WHERE tenant = ? AND uri = ?", (tenant, document.uri)
+                ).fetchone()
+                if taken:
+                    raise ConcurrentWriteError(
+                        f"another document was created at {document.uri} during ingest; retry"
+                    )
                 conn.execute(
                     "INSERT INTO documents VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
@@ -204,6 +212,9 @@ class SQLiteStore:
                     (version.content_hash, tenant, document.document_id),
                 )
                 _drop_from_indexes(conn, tenant, document.document_id)
+            if _reinstate(conn, document, version.content_hash):
+                self._write_routing(conn, document, routing_vector)
+                return
             seq = conn.execute(
                 "SELECT COALESCE(MAX(seq), 0) + 1 FROM versions WHERE tenant = ? AND document_id = ?",
                 (tenant, document.document_id),
@@ -239,15 +250,27 @@ class SQLiteStore:
                         " VALUES (?, ?, ?, ?)",
                         (cur.lastrowid, key, doc_key(document.document_id), chunk.embed_text),
                     )
+            self._write_routing(conn, document, routing_vector)
+
+    @staticmethod
+    def _write_routing(
+        conn: sqlite3.Connection,
+        document: Document,
+        routing_vector: npt.NDArray[np.float32] | None,
+    ) -> None:
+        conn.execute(
+            "DELETE FROM routing WHERE tenant = ? AND document_id = ?",
+            (document.tenant, document.document_id),
+        )
+        if routing_vector is not None:
             conn.execute(
-                "DELETE FROM routing WHERE tenant = ? AND document_id = ?",
-                (tenant, document.document_id),
+                "INSERT INTO routing VALUES (?, ?, ?)",
+                (
+                    document.tenant,
+                    document.document_id,
+                    np.asarray(routing_vector, np.float32).tobytes(),
+                ),
             )
-            if routing_vector is not None:
-                conn.execute(
-                    "INSERT INTO routing VALUES (?, ?, ?)",
-                    (tenant, document.document_id, np.asarray(routing_vector, np.float32).tobytes()),
-                )
 
     def versions(self, tenant: str, document_id: str) -> list[Version]:
         rows = self._query(
@@ -509,6 +532,28 @@ def _chunk(r: Any) -> Chunk:
         time_range=None if time_range is None else (time_range[0], time_range[1]),
         erased=bool(r[14]),
     )
+
+
+def _reinstate(conn: sqlite3.Connection, document: Document, content_hash: str) -> bool:
+    """Make an earlier stored version current again (an edit undone: v1 → v2 → v1).
+
+    Its chunks, ids and vectors are reused, so citations made against it while
+    it was first current keep resolving to the same passages.
+    """
+    key = (document.tenant, document.document_id, content_hash)
+    found = conn.execute(
+        "SELECT 1 FROM versions WHERE tenant = ? AND document_id = ? AND content_hash = ?", key
+    ).fetchone()
+    if found is None:
+        return False
+    conn.execute(
+        "UPDATE versions SET superseded_by = NULL"
+        " WHERE tenant = ? AND document_id = ? AND content_hash = ?",
+        key,
+    )
+    if document.status is DocumentStatus.LIVE:
+        _add_current_to_fts(conn, document.tenant, document.document_id)
+    return True
 
 
 def _drop_from_indexes(conn: sqlite3.Connection, tenant: str, document_id: str) -> None:

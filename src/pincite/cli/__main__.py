@@ -1,0 +1,3 @@
+from pincite.cli import main
+
+main()
