@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from pincite.corpus import Corpus
@@ -56,5 +57,6 @@ def _embedder(spec: Embedder | str | None) -> Embedder | None:
     if isinstance(spec, str):
         from pincite.embed import embedder_from_spec
 
-        return embedder_from_spec(spec)
+        # Use every core: ingest time is embedding time.
+        return embedder_from_spec(spec, threads=os.cpu_count() or 1)
     return spec

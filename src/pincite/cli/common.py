@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -67,6 +68,16 @@ def handle_errors(fn: F) -> F:
 def open_corpus(db: str, embedder: str | None = "default") -> Corpus:
     from pincite._open import open as open_corpus_at
 
+    if embedder is not None and embedder.startswith("openai:"):
+        # Only adapters read the environment; the library takes explicit values.
+        from pincite.embed import embedder_from_spec
+
+        built = embedder_from_spec(
+            embedder,
+            base_url=os.environ.get("PINCITE_EMBED_BASE_URL") or os.environ.get("PINCITE_BASE_URL"),
+            api_key=os.environ.get("PINCITE_EMBED_API_KEY") or os.environ.get("PINCITE_API_KEY"),
+        )
+        return open_corpus_at(db, embedder=built)
     return open_corpus_at(db, embedder=embedder)
 
 
