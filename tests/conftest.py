@@ -9,7 +9,6 @@ import pincite
 from pincite.corpus import Corpus
 
 
-
 @pytest.fixture
 def corpus(tmp_path: Path) -> Iterator[Corpus]:
     """A lexical-only corpus in a real SQLite file (not :memory:)."""

@@ -20,8 +20,12 @@ def run(tmp_path: Path):  # type: ignore[no-untyped-def]
     runner = CliRunner()
 
     def invoke(*args: str, input: str | None = None):  # type: ignore[no-untyped-def]
-        return runner.invoke(cli, [*args, "--db", db] if args[0] not in ("check",) else list(args),
-                             input=input, catch_exceptions=False)
+        return runner.invoke(
+            cli,
+            [*args, "--db", db] if args[0] not in ("check",) else list(args),
+            input=input,
+            catch_exceptions=False,
+        )
 
     return invoke
 
@@ -30,7 +34,9 @@ def run(tmp_path: Path):  # type: ignore[no-untyped-def]
 def files(tmp_path: Path) -> Path:
     folder = tmp_path / "docs"
     (folder / "sub").mkdir(parents=True)
-    (folder / "policy.md").write_text("# Policy\n\n## Retention\n\nInvoices are kept seven years.\n")
+    (folder / "policy.md").write_text(
+        "# Policy\n\n## Retention\n\nInvoices are kept seven years.\n"
+    )
     (folder / "sub" / "page.html").write_text(
         "<html><head><title>Keys</title></head><body><h1>Access</h1>"
         "<p>Production access requires a hardware key.</p></body></html>"
@@ -48,7 +54,10 @@ def test_directory_ingest_reports_each_file_and_survives_bad_ones(run, files: Pa
     by_name = {Path(r["source"]).name: r for r in rows}
     assert by_name["policy.md"]["status"] == "new" and by_name["page.html"]["status"] == "new"
     assert by_name["empty.txt"]["status"] == "failed" and "empty" in by_name["empty.txt"]["error"]
-    assert by_name["broken.pdf"]["status"] == "failed" and "broken.pdf" in by_name["broken.pdf"]["error"]
+    assert (
+        by_name["broken.pdf"]["status"] == "failed"
+        and "broken.pdf" in by_name["broken.pdf"]["error"]
+    )
     assert by_name["latin1.txt"]["status"] == "new" and by_name["latin1.txt"]["warnings"]
     for r in rows:
         if r["status"] == "new":
@@ -68,8 +77,12 @@ def test_bad_input_is_one_line_not_a_traceback(run, tmp_path: Path) -> None:  # 
 
 
 def test_show_fetch_check_round_trip(run, files: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    [row] = [json.loads(x) for x in run("ingest", str(files / "policy.md"), "--embedder", "none",
-                                         "--json").stdout.splitlines()]
+    [row] = [
+        json.loads(x)
+        for x in run(
+            "ingest", str(files / "policy.md"), "--embedder", "none", "--json"
+        ).stdout.splitlines()
+    ]
     shown = json.loads(run("show", row["document_id"], "--json").stdout)
     [version] = shown["versions"]
     assert version["hash16"] == row["hash16"] and not version["superseded"]
@@ -91,8 +104,12 @@ def test_show_fetch_check_round_trip(run, files: Path, tmp_path: Path) -> None: 
 
 
 def test_lifecycle_commands(run, files: Path) -> None:  # type: ignore[no-untyped-def]
-    [row] = [json.loads(x) for x in run("ingest", str(files / "policy.md"), "--embedder", "none",
-                                         "--json").stdout.splitlines()]
+    [row] = [
+        json.loads(x)
+        for x in run(
+            "ingest", str(files / "policy.md"), "--embedder", "none", "--json"
+        ).stdout.splitlines()
+    ]
     doc = row["document_id"]
     chunk_id = json.loads(run("show", doc, "--json").stdout)["versions"][0]["chunks"][0]
     eid = chunk_id["evidence_id"]
@@ -115,15 +132,26 @@ def test_search_with_fts_syntax_in_the_question(run, files: Path) -> None:  # ty
 
 
 def test_other_tenant_sees_nothing(run, files: Path) -> None:  # type: ignore[no-untyped-def]
-    [row] = [json.loads(x) for x in run("ingest", str(files / "policy.md"), "--embedder", "none",
-                                         "--json", "--tenant", "acme").stdout.splitlines()]
+    [row] = [
+        json.loads(x)
+        for x in run(
+            "ingest", str(files / "policy.md"), "--embedder", "none", "--json", "--tenant", "acme"
+        ).stdout.splitlines()
+    ]
     eid = json.loads(run("show", row["document_id"], "--json", "--tenant", "acme").stdout)[
-        "versions"][0]["chunks"][0]["evidence_id"]
-    assert json.loads(run("fetch", eid, "--json", "--tenant", "globex").stdout)["status"] == "not_found"
+        "versions"
+    ][0]["chunks"][0]["evidence_id"]
+    assert (
+        json.loads(run("fetch", eid, "--json", "--tenant", "globex").stdout)["status"]
+        == "not_found"
+    )
     foreign = run("show", row["document_id"], "--tenant", "globex")
     missing = run("show", str(uuid.uuid4()), "--tenant", "globex")
     assert foreign.exit_code == missing.exit_code == 1
-    assert foreign.stderr.replace(row["document_id"], "X").split(":")[1] == missing.stderr.split(":")[1]
+    assert (
+        foreign.stderr.replace(row["document_id"], "X").split(":")[1]
+        == missing.stderr.split(":")[1]
+    )
 
 
 def test_every_command_is_documented_in_the_readme() -> None:
@@ -133,15 +161,24 @@ def test_every_command_is_documented_in_the_readme() -> None:
 
 
 def test_verify_catches_a_claim_its_source_contradicts(run, files: Path) -> None:  # type: ignore[no-untyped-def]
-    [row] = [json.loads(x) for x in run("ingest", str(files / "policy.md"), "--embedder", "none",
-                                         "--json").stdout.splitlines()]
+    [row] = [
+        json.loads(x)
+        for x in run(
+            "ingest", str(files / "policy.md"), "--embedder", "none", "--json"
+        ).stdout.splitlines()
+    ]
     eid = json.loads(run("show", row["document_id"], "--json").stdout)["versions"][0]["chunks"][0][
-        "evidence_id"]
-    good = run("verify", "--claim", "Invoices are kept seven years.", eid, "--embedder", "none",
-               "--json")
-    bad = run("verify", "--claim", "Invoices are kept three years.", eid, "--embedder", "none",
-              "--json")
+        "evidence_id"
+    ]
+    good = run(
+        "verify", "--claim", "Invoices are kept seven years.", eid, "--embedder", "none", "--json"
+    )
+    bad = run(
+        "verify", "--claim", "Invoices are kept three years.", eid, "--embedder", "none", "--json"
+    )
     assert good.exit_code == 0 and json.loads(good.stdout)["verdict"] == "supported"
     sid = json.loads(good.stdout)["sentence_ids"][0]
-    assert json.loads(run("fetch", sid, "--json").stdout)["text"] == "Invoices are kept seven years."
+    assert (
+        json.loads(run("fetch", sid, "--json").stdout)["text"] == "Invoices are kept seven years."
+    )
     assert bad.exit_code == 1 and json.loads(bad.stdout)["verdict"] == "unsupported"

@@ -10,7 +10,6 @@ import pytest
 import pincite
 from pincite.corpus import Corpus
 from pincite.ground.fetch import FetchStatus
-
 from shared_paths import DOCUMENTS
 
 MANIFEST = json.loads((DOCUMENTS / "manifest.json").read_text()) if DOCUMENTS.is_dir() else []
@@ -66,10 +65,17 @@ def test_nist_revisions_under_one_uri(tmp_path: Path) -> None:
     with pincite.open(tmp_path / "nist.db", embedder=None) as corpus:
         uri = "https://doi.org/10.6028/NIST.SP.800-46"
         r1 = corpus.ingest_path(DOCUMENTS / "nist" / "SP800-46r1.pdf", tenant="t", uri=uri)
-        old_ids = [c.evidence_id for c in corpus.chunks(corpus.versions(r1.document_id or "", tenant="t")[0])]
+        old_ids = [
+            c.evidence_id
+            for c in corpus.chunks(corpus.versions(r1.document_id or "", tenant="t")[0])
+        ]
         r2 = corpus.ingest_path(DOCUMENTS / "nist" / "SP800-46r2.pdf", tenant="t", uri=uri)
         again = corpus.ingest_path(DOCUMENTS / "nist" / "SP800-46r2.pdf", tenant="t", uri=uri)
-        assert (r1.status.value, r2.status.value, again.status.value) == ("new", "updated", "unchanged")
+        assert (r1.status.value, r2.status.value, again.status.value) == (
+            "new",
+            "updated",
+            "unchanged",
+        )
         assert r1.document_id == r2.document_id and r1.hash16 != r2.hash16
         versions = corpus.versions(r2.document_id or "", tenant="t")
         assert len(versions) == 2 and versions[0].superseded and not versions[1].superseded

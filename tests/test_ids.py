@@ -52,8 +52,9 @@ MUTATIONS = [
 
 @pytest.mark.parametrize(("name", "mutate"), MUTATIONS, ids=[m[0] for m in MUTATIONS])
 @given(doc=uuids, h=hash16s, chunk=uuids, start=st.integers(0, 10**6))
-def test_mutated_ids_are_rejected(name: str, mutate: object, doc: str, h: str, chunk: str,
-                                  start: int) -> None:
+def test_mutated_ids_are_rejected(
+    name: str, mutate: object, doc: str, h: str, chunk: str, start: int
+) -> None:
     assert callable(mutate)
     for valid in _valid_ids(doc, h, chunk, start):
         mutated = mutate(valid)
@@ -66,8 +67,16 @@ def test_mutated_ids_are_rejected(name: str, mutate: object, doc: str, h: str, c
 def test_span_offsets_have_one_spelling(doc: str, h: str, start: int, length: int) -> None:
     end = start + length
     base = f"ev1:s:{doc}:{h}:"
-    for bad in (f"0{start}-{end}", f"{start}-0{end}", f"+{start}-{end}", f"{start}-+{end}",
-                f"{end}-{start}", f"{start}-{start}", f"-{start}-{end}", f"{start}.0-{end}"):
+    for bad in (
+        f"0{start}-{end}",
+        f"{start}-0{end}",
+        f"+{start}-{end}",
+        f"{start}-+{end}",
+        f"{end}-{start}",
+        f"{start}-{start}",
+        f"-{start}-{end}",
+        f"{start}.0-{end}",
+    ):
         with pytest.raises(EvidenceIdError):
             ids.decode(base + bad)
 

@@ -68,8 +68,13 @@ class Corpus:
         try:
             parsed = parse_file(path)
             return store_parsed(
-                self.store, self.embedder, parsed, tenant=tenant,
-                uri=uri or str(path.resolve()), title=title, source=source,
+                self.store,
+                self.embedder,
+                parsed,
+                tenant=tenant,
+                uri=uri or str(path.resolve()),
+                title=title,
+                source=source,
             )
         except PinciteError as exc:
             return failed(source, exc)
@@ -90,18 +95,36 @@ class Corpus:
         check_tenant(tenant)
         parsed = parse_bytes(data, filename)
         return store_parsed(
-            self.store, self.embedder, parsed, tenant=tenant, uri=uri, title=title,
-            source=filename, published_at=published_at, metadata=metadata,
+            self.store,
+            self.embedder,
+            parsed,
+            tenant=tenant,
+            uri=uri,
+            title=title,
+            source=filename,
+            published_at=published_at,
+            metadata=metadata,
         )
 
     def ingest_text(
-        self, text: str, *, uri: str, tenant: str = DEFAULT_TENANT, title: str | None = None,
-        published_at: str | None = None, metadata: dict[str, object] | None = None,
+        self,
+        text: str,
+        *,
+        uri: str,
+        tenant: str = DEFAULT_TENANT,
+        title: str | None = None,
+        published_at: str | None = None,
+        metadata: dict[str, object] | None = None,
     ) -> IngestReport:
         """Ingest plain text as a ``.txt`` document at ``uri``."""
         return self.ingest_bytes(
-            text.encode("utf-8"), filename="inline.txt", uri=uri, tenant=tenant, title=title,
-            published_at=published_at, metadata=metadata,
+            text.encode("utf-8"),
+            filename="inline.txt",
+            uri=uri,
+            tenant=tenant,
+            title=title,
+            published_at=published_at,
+            metadata=metadata,
         )
 
     def ingest_paths(
@@ -165,8 +188,13 @@ class Corpus:
         options: SearchOptions = SearchOptions(),
     ) -> RetrievalResult:
         return retrieve(
-            self.store, self.embedder, question, tenant=tenant, k=k,
-            scope=tuple(scope) if scope is not None else None, options=options,
+            self.store,
+            self.embedder,
+            question,
+            tenant=tenant,
+            k=k,
+            scope=tuple(scope) if scope is not None else None,
+            options=options,
         )
 
     # -- lifecycle ------------------------------------------------------------

@@ -38,8 +38,10 @@ def run_demo(console: Console, keep: str | None = None) -> None:
             console.print("NIST SP 800-46 revision 1 (2009), and RFC 7230:")
             for name, uri in (("SP800-46r1.pdf", GUIDE_URI), ("rfc7230.pdf", None)):
                 r = corpus.ingest_path(folder / name, tenant=TENANT, uri=uri)
-                console.print(f"  {r.status.value:<8} {name}: document {r.document_id}, "
-                              f"version {r.hash16}, {r.chunks} chunks")
+                console.print(
+                    f"  {r.status.value:<8} {name}: document {r.document_id}, "
+                    f"version {r.hash16}, {r.chunks} chunks"
+                )
 
             console.rule("[bold]2. An answer given while revision 1 was current")
             console.print(f"Q: {OLD_QUESTION}\n")
@@ -48,13 +50,17 @@ def run_demo(console: Console, keep: str | None = None) -> None:
 
             console.print("\nRevision 2 (2016) is published under the same uri:")
             r = corpus.ingest_path(folder / "SP800-46r2.pdf", tenant=TENANT, uri=GUIDE_URI)
-            console.print(f"  {r.status.value:<8} SP800-46r2.pdf: document {r.document_id}, "
-                          f"version {r.hash16}, {r.chunks} chunks")
+            console.print(
+                f"  {r.status.value:<8} SP800-46r2.pdf: document {r.document_id}, "
+                f"version {r.hash16}, {r.chunks} chunks"
+            )
 
             for n, question in enumerate(QUESTIONS, start=3):
                 console.rule(f"[bold]{n}. Ask")
                 console.print(f"Q: {question}\n")
-                result = answer_question(corpus, question, generator, tenant=TENANT, support=support)
+                result = answer_question(
+                    corpus, question, generator, tenant=TENANT, support=support
+                )
                 console.print(format_answer(result, corpus.store))
                 console.print(f"\n(generator calls: {result.generator_calls})")
 
@@ -64,11 +70,15 @@ def run_demo(console: Console, keep: str | None = None) -> None:
                 for c in old.answer.citations:
                     res = resolver.resolve(c)
                     state = "superseded version" if res.superseded else "current version"
-                    console.print(f"{c.evidence_id}\n  status {res.status.value}, {state}"
-                                  + (f" (current is {res.current_hash16})" if res.superseded else ""))
+                    console.print(
+                        f"{c.evidence_id}\n  status {res.status.value}, {state}"
+                        + (f" (current is {res.current_hash16})" if res.superseded else "")
+                    )
                     console.print(f"  “{' '.join((res.text or '').split())[:300]}”")
             else:
                 console.print("(the earlier question was refused, so there is nothing to resolve)")
     console.rule()
-    console.print(f"done in {time.perf_counter() - started:.1f} s"
-                  + (f"; database kept at {keep}" if keep else ""))
+    console.print(
+        f"done in {time.perf_counter() - started:.1f} s"
+        + (f"; database kept at {keep}" if keep else "")
+    )

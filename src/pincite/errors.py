@@ -4,8 +4,8 @@ One root, so callers can catch everything pincite means with one clause; each
 leaf also subclasses the builtin a Python programmer would reach for first::
 
     PinciteError
-    ├── ConfigurationError (ValueError)       wrong setup: embedder mismatch, missing extra, bad store
-    ├── InputError (ValueError)                bad user input: empty file, unknown extension, bad tenant
+    ├── ConfigurationError (ValueError)        wrong setup: embedder mismatch, missing extra
+    ├── InputError (ValueError)                bad user input: empty file, unknown extension
     │   └── ParseError                         a file that cannot be turned into text
     ├── EvidenceIdError (ValueError)           a string that is not a canonical evidence id
     ├── NotFoundError (LookupError)            missing *or* not yours: one message for both
@@ -118,9 +118,7 @@ class TenantCrossingError(GroundingError):
     def __init__(self, expected: str, citation_ids: Iterable[str]) -> None:
         self.expected = expected
         self.citation_ids = tuple(citation_ids)
-        super().__init__(
-            f"citations outside workspace {expected!r}: {list(self.citation_ids)}"
-        )
+        super().__init__(f"citations outside workspace {expected!r}: {list(self.citation_ids)}")
 
 
 class GeneratorError(PinciteError, RuntimeError):

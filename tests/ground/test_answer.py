@@ -49,8 +49,14 @@ class ScriptedGenerator:
         self.generations = list(generations)
         self.calls: list[tuple[str, str | None]] = []
 
-    def generate(self, question: str, passages: Sequence[Passage], *, summary: str = "",
-                 feedback: str | None = None) -> Generation:
+    def generate(
+        self,
+        question: str,
+        passages: Sequence[Passage],
+        *,
+        summary: str = "",
+        feedback: str | None = None,
+    ) -> Generation:
         self.calls.append((question, feedback))
         return self.generations[min(len(self.calls), len(self.generations)) - 1]
 
@@ -71,8 +77,9 @@ def ask(corpus: Corpus, gen: ScriptedGenerator | ExtractiveGenerator, q: str = "
 
 
 def test_valid_answer_cites_exact_characters(acme: Corpus) -> None:
-    gen = ScriptedGenerator(claim("Invoices are kept seven years.", 1,
-                                  quote="retained for seven years"))
+    gen = ScriptedGenerator(
+        claim("Invoices are kept seven years.", 1, quote="retained for seven years")
+    )
     result = ask(acme, gen)
     assert result.outcome is Outcome.ANSWERED and result.answer is not None
     [c] = result.answer.citations
@@ -114,7 +121,9 @@ def test_repair_pass_can_fix_an_answer(acme: Corpus) -> None:
 
 
 def test_quote_not_in_passage_is_rejected(acme: Corpus) -> None:
-    gen = ScriptedGenerator(claim("Invoices are kept ten years.", 1, quote="retained for ten years"))
+    gen = ScriptedGenerator(
+        claim("Invoices are kept ten years.", 1, quote="retained for ten years")
+    )
     result = ask(acme, gen)
     assert result.refused and "quote not found" in result.reasons[0]
     result_obj = acme.retrieve("invoices retained", tenant="acme", options=LEXICAL)
@@ -132,8 +141,10 @@ def test_fact_without_citation_raises(acme: Corpus) -> None:
     with pytest.raises(UncitedClaimError):
         check_grounding(CitedAnswer((Claim("Unbacked."),), ()), _retrieved(acme))
     # An inference needs no citation.
-    check_grounding(CitedAnswer((Claim("So, long.", (), kind="inference"),), ()),  # type: ignore[arg-type]
-                    _retrieved(acme))
+    check_grounding(
+        CitedAnswer((Claim("So, long.", (), kind="inference"),), ()),  # type: ignore[arg-type]
+        _retrieved(acme),
+    )
 
 
 def test_claim_naming_an_id_the_answer_does_not_carry(acme: Corpus) -> None:
@@ -162,8 +173,7 @@ def test_tampered_span_is_ungrounded(acme: Corpus) -> None:
     for span in ((real.span[0], real.span[1] + 40), (real.span[0] - 1, real.span[1])):
         tampered = dataclasses.replace(real, span=span)
         with pytest.raises(UngroundedCitationError):
-            check_grounding(CitedAnswer((Claim("x", (real.citation_id,)),), (tampered,)),
-                            retrieved)
+            check_grounding(CitedAnswer((Claim("x", (real.citation_id,)),), (tampered,)), retrieved)
 
 
 def test_citation_altered_after_cite_is_caught_against_the_store(acme: Corpus) -> None:
@@ -252,17 +262,35 @@ def test_renderer_case_valid_source_that_does_not_support_the_claim(
 
     checker = HeuristicSupportChecker(embedder)  # type: ignore[arg-type]
     wrong = claim("Customer invoices are retained for ten years.", 1)
-    rejected = answer_question(acme, "invoices retained", ScriptedGenerator(wrong, wrong),
-                               tenant="acme", options=LEXICAL, support=checker)
+    rejected = answer_question(
+        acme,
+        "invoices retained",
+        ScriptedGenerator(wrong, wrong),
+        tenant="acme",
+        options=LEXICAL,
+        support=checker,
+    )
     assert rejected.refused and "do not support" in rejected.reasons[0]
-    flagged = answer_question(acme, "invoices retained", ScriptedGenerator(wrong),
-                              tenant="acme", options=LEXICAL, support=checker,
-                              policy=SupportPolicy.FLAG)
+    flagged = answer_question(
+        acme,
+        "invoices retained",
+        ScriptedGenerator(wrong),
+        tenant="acme",
+        options=LEXICAL,
+        support=checker,
+        policy=SupportPolicy.FLAG,
+    )
     assert flagged.outcome is Outcome.ANSWERED
     assert flagged.support[0].verdict is Verdict.UNSUPPORTED
     right = claim("Customer invoices are retained for seven years.", 1)
-    ok = answer_question(acme, "invoices retained", ScriptedGenerator(right), tenant="acme",
-                         options=LEXICAL, support=checker)
+    ok = answer_question(
+        acme,
+        "invoices retained",
+        ScriptedGenerator(right),
+        tenant="acme",
+        options=LEXICAL,
+        support=checker,
+    )
     assert ok.outcome is Outcome.ANSWERED and ok.answer is not None
     # The citation is narrowed from the whole passage to the supporting sentence.
     [c] = ok.answer.citations

@@ -92,7 +92,9 @@ def test_render_renderer_cases(setup: tuple[Corpus, dict[str, str]]) -> None:
     corpus.ingest_text(TEXT_A + "\n\nNew rule.", uri="https://example.org/policy", tenant="acme")
     outcomes = corpus.fetch([e["a"], e["b"], unknown], tenant="acme")
     assert [o.status for o in outcomes] == [
-        FetchStatus.OK, FetchStatus.DELETED, FetchStatus.NOT_FOUND,
+        FetchStatus.OK,
+        FetchStatus.DELETED,
+        FetchStatus.NOT_FOUND,
     ]
     rendered = render_citations(f"One {e['a']}. Two {e['b']}. Three {unknown}.", outcomes)
     assert rendered.text == f"One [1]. Two {e['b']}. Three {unknown}."

@@ -40,7 +40,7 @@ def test_chunk_id_fetches_exact_version_text(corpus: Corpus, doc: str) -> None:
 
 
 def test_span_inside_a_chunk_is_ok_and_exact(corpus: Corpus, doc: str) -> None:
-    version, chunk = _first_chunk(corpus, doc)
+    version, _chunk = _first_chunk(corpus, doc)
     start = version.text.index("Customer records")
     end = start + len("Customer records are kept for seven years")
     sid = ids.encode_span(doc, version.hash16, start, end)
@@ -157,8 +157,17 @@ def test_span_past_the_end_is_not_found(corpus: Corpus, doc: str) -> None:
     assert corpus.fetch([sid], tenant="acme")[0].status is FetchStatus.NOT_FOUND
 
 
-@pytest.mark.parametrize("bad", ["", "ev1:c:nope", "EV1:C:x", "ev1:s:{doc}:{h}:01-5",
-                                 "ev1:s:{doc}:{h}:5-5", " ev1:c:{doc}:{h}:{chunk}"])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "",
+        "ev1:c:nope",
+        "EV1:C:x",
+        "ev1:s:{doc}:{h}:01-5",
+        "ev1:s:{doc}:{h}:5-5",
+        " ev1:c:{doc}:{h}:{chunk}",
+    ],
+)
 def test_malformed_ids(corpus: Corpus, doc: str, bad: str) -> None:
     version, chunk = _first_chunk(corpus, doc)
     value = bad.format(doc=doc, h=version.hash16, chunk=chunk.chunk_id)
@@ -167,7 +176,7 @@ def test_malformed_ids(corpus: Corpus, doc: str, bad: str) -> None:
 
 
 def test_ledger_records_only_complete_reads(corpus: Corpus, doc: str) -> None:
-    version, chunk = _first_chunk(corpus, doc)
+    _version, chunk = _first_chunk(corpus, doc)
     ledger = FetchLedger("acme")
     corpus.fetch([chunk.evidence_id], tenant="acme", max_chars=5, ledger=ledger)
     assert ledger.entries == {}

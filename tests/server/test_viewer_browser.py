@@ -6,9 +6,8 @@ Needs `apt-get install -y chromium` (never `playwright install`); skipped when
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import os
+from pathlib import Path
 
 import pytest
 from live_server_process import LiveServer

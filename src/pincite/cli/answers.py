@@ -21,15 +21,27 @@ from pincite.ground.present import answer_json, format_answer
 from pincite.support import HeuristicSupportChecker
 
 generator_options = [
-    click.option("--generator", type=click.Choice(GENERATORS), envvar="PINCITE_GENERATOR",
-                 default="extractive", show_default=True,
-                 help="extractive: offline, quotes your documents' own sentences; openai: any "
-                      "OpenAI-compatible endpoint (OpenAI, vLLM, llama.cpp, Ollama); anthropic."),
-    click.option("--base-url", envvar="PINCITE_BASE_URL",
-                 help="Endpoint of the model server, e.g. http://localhost:11434/v1 (env PINCITE_BASE_URL)."),
+    click.option(
+        "--generator",
+        type=click.Choice(GENERATORS),
+        envvar="PINCITE_GENERATOR",
+        default="extractive",
+        show_default=True,
+        help="extractive: offline, quotes your documents' own sentences; openai: any "
+        "OpenAI-compatible endpoint (OpenAI, vLLM, llama.cpp, Ollama); anthropic.",
+    ),
+    click.option(
+        "--base-url",
+        envvar="PINCITE_BASE_URL",
+        help="Endpoint of the model server, e.g. http://localhost:11434/v1 (env PINCITE_BASE_URL).",
+    ),
     click.option("--model", envvar="PINCITE_MODEL", help="Model name (env PINCITE_MODEL)."),
-    click.option("--api-key", envvar="PINCITE_API_KEY", help="API key (env PINCITE_API_KEY).",
-                 show_envvar=False),
+    click.option(
+        "--api-key",
+        envvar="PINCITE_API_KEY",
+        help="API key (env PINCITE_API_KEY).",
+        show_envvar=False,
+    ),
 ]
 
 
@@ -45,27 +57,51 @@ def with_generator_options(fn: F) -> F:
 @tenant_option
 @embedder_option
 @with_generator_options
-@click.option("-k", "k", type=click.IntRange(1, 50), default=6, show_default=True,
-              help="Passages shown to the generator.")
-@click.option("--support-policy", type=click.Choice([p.value for p in SupportPolicy]),
-              default="reject", show_default=True,
-              help="reject: a fact whose citations all fail the support check sinks the answer; "
-                   "flag: keep it and mark the claim.")
+@click.option(
+    "-k",
+    "k",
+    type=click.IntRange(1, 50),
+    default=6,
+    show_default=True,
+    help="Passages shown to the generator.",
+)
+@click.option(
+    "--support-policy",
+    type=click.Choice([p.value for p in SupportPolicy]),
+    default="reject",
+    show_default=True,
+    help="reject: a fact whose citations all fail the support check sinks the answer; "
+    "flag: keep it and mark the claim.",
+)
 @json_option
 @handle_errors
 def ask(
-    question: str, db: str, tenant: str, embedder: str, generator: str, base_url: str | None,
-    model: str | None, api_key: str | None, k: int, support_policy: str, as_json: bool,
+    question: str,
+    db: str,
+    tenant: str,
+    embedder: str,
+    generator: str,
+    base_url: str | None,
+    model: str | None,
+    api_key: str | None,
+    k: int,
+    support_policy: str,
+    as_json: bool,
 ) -> None:
     """Answer QUESTION from your documents, every claim cited to exact characters, or refuse.
 
     Exit status 0 when answered, 3 when refused.
     """
     with open_corpus(db, embedder) as corpus:
-        gen = make_generator(generator, embedder=corpus.embedder, base_url=base_url,
-                             model=model, api_key=api_key)
+        gen = make_generator(
+            generator, embedder=corpus.embedder, base_url=base_url, model=model, api_key=api_key
+        )
         result = answer_question(
-            corpus, question, gen, tenant=tenant, k=k,
+            corpus,
+            question,
+            gen,
+            tenant=tenant,
+            k=k,
             support=HeuristicSupportChecker(corpus.embedder),
             policy=SupportPolicy(support_policy),
         )

@@ -28,13 +28,20 @@ from pincite.ingest.pipeline import IngestReport, IngestStatus
 @db_option
 @tenant_option
 @embedder_option
-@click.option("--uri", help="Stable address of the document (one file only); same uri = new version.")
+@click.option(
+    "--uri", help="Stable address of the document (one file only); same uri = new version."
+)
 @click.option("--title", help="Title to store instead of the one found in the file.")
 @json_option
 @handle_errors
 def ingest(
-    paths: tuple[Path, ...], db: str, tenant: str, embedder: str, uri: str | None,
-    title: str | None, as_json: bool,
+    paths: tuple[Path, ...],
+    db: str,
+    tenant: str,
+    embedder: str,
+    uri: str | None,
+    title: str | None,
+    as_json: bool,
 ) -> None:
     """Ingest files and directories (.txt, .md, .html, .pdf), keeping every version.
 
@@ -50,14 +57,24 @@ def ingest(
         fail("no supported files (.txt, .md, .html, .htm, .pdf) found")
     corpus = open_corpus(db, embedder)
     reports: list[IngestReport] = []
-    with corpus, Progress(
-        TextColumn("[progress.description]{task.description}"), BarColumn(),
-        MofNCompleteColumn(), TimeElapsedColumn(), console=err,
-        disable=len(files) < 2 or (as_json and not err.is_terminal), transient=True,
-    ) as progress:
+    with (
+        corpus,
+        Progress(
+            TextColumn("[progress.description]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=err,
+            disable=len(files) < 2 or (as_json and not err.is_terminal),
+            transient=True,
+        ) as progress,
+    ):
         task = progress.add_task("ingesting", total=len(files))
         for report in corpus.ingest_paths(
-            files, tenant=tenant, uri=uri, title=title,
+            files,
+            tenant=tenant,
+            uri=uri,
+            title=title,
             on_file=lambda p: progress.update(task, description=p.name[:40]),
         ):
             progress.advance(task)
@@ -97,8 +114,15 @@ def list_documents(db: str, tenant: str, as_json: bool) -> None:
         for doc in corpus.documents(tenant=tenant):
             current = corpus.store.current_hash(tenant, doc.document_id) or ""
             if as_json:
-                print_json({"document_id": doc.document_id, "title": doc.title, "uri": doc.uri,
-                            "status": doc.status.value, "hash16": current[:16]})
+                print_json(
+                    {
+                        "document_id": doc.document_id,
+                        "title": doc.title,
+                        "uri": doc.uri,
+                        "status": doc.status.value,
+                        "hash16": current[:16],
+                    }
+                )
             else:
                 out.print(f"{doc.document_id}  {current[:16]}  {doc.status.value:<7} {doc.title}")
 
@@ -115,27 +139,43 @@ def show(document_id: str, db: str, tenant: str, as_json: bool) -> None:
         document = corpus.document(document_id, tenant=tenant)
         versions = corpus.versions(document_id, tenant=tenant)
         if as_json:
-            print_json({
-                "document_id": document.document_id, "title": document.title,
-                "uri": document.uri, "status": document.status.value,
-                "versions": [
-                    {
-                        "hash16": v.hash16, "content_hash": v.content_hash,
-                        "created_at": v.created_at, "superseded": v.superseded,
-                        "parser": v.parser, "chunker": v.chunker, "pages": v.page_count,
-                        "chunks": [
-                            {"evidence_id": c.evidence_id, "start": c.start, "end": c.end,
-                             "pages": list(c.pages), "page_label": c.page_label,
-                             "section": list(c.section), "erased": c.erased}
-                            for c in corpus.chunks(v)
-                        ],
-                    }
-                    for v in versions
-                ],
-            })
+            print_json(
+                {
+                    "document_id": document.document_id,
+                    "title": document.title,
+                    "uri": document.uri,
+                    "status": document.status.value,
+                    "versions": [
+                        {
+                            "hash16": v.hash16,
+                            "content_hash": v.content_hash,
+                            "created_at": v.created_at,
+                            "superseded": v.superseded,
+                            "parser": v.parser,
+                            "chunker": v.chunker,
+                            "pages": v.page_count,
+                            "chunks": [
+                                {
+                                    "evidence_id": c.evidence_id,
+                                    "start": c.start,
+                                    "end": c.end,
+                                    "pages": list(c.pages),
+                                    "page_label": c.page_label,
+                                    "section": list(c.section),
+                                    "erased": c.erased,
+                                }
+                                for c in corpus.chunks(v)
+                            ],
+                        }
+                        for v in versions
+                    ],
+                }
+            )
             return
-        out.print(f"{document.title}\n  id {document.document_id}  uri {document.uri}  "
-                  f"status {document.status.value}")
+        out.print(
+            f"{document.title}\n  id {document.document_id}  uri {document.uri}  "
+            f"status {document.status.value}"
+        )
         for v in versions:
             label = "superseded" if v.superseded else "current"
             out.print(f"\nversion {v.hash16} ({label}, {v.created_at}, {v.page_count} pages)")

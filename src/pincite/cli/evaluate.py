@@ -14,11 +14,17 @@ from pincite.cli.common import embedder_option, err, handle_errors, out
 dataset_arg = click.argument(
     "dataset", type=click.Path(path_type=Path, exists=True, file_okay=True, dir_okay=True)
 )
-out_option = click.option("--out", "out_file", type=click.Path(path_type=Path),
-                          help="Also write the report as JSON to this file.")
+out_option = click.option(
+    "--out",
+    "out_file",
+    type=click.Path(path_type=Path),
+    help="Also write the report as JSON to this file.",
+)
 db_cache_option = click.option(
-    "--db", help="Keep the indexed dataset in this SQLite file and reuse it next time "
-                 "(indexing with embeddings takes minutes).")
+    "--db",
+    help="Keep the indexed dataset in this SQLite file and reuse it next time "
+    "(indexing with embeddings takes minutes).",
+)
 
 
 class _Bar:
@@ -26,8 +32,12 @@ class _Bar:
 
     def __init__(self, label: str) -> None:
         self._progress = Progress(
-            TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-            console=err, transient=True,
+            TextColumn(label),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=err,
+            transient=True,
         )
         self._task = self._progress.add_task(label, total=None)
 
@@ -58,14 +68,23 @@ def evaluate() -> None:
 @dataset_arg
 @embedder_option
 @db_cache_option
-@click.option("--limit", type=click.IntRange(2), default=400, show_default=True,
-              help="Questions to evaluate (half answerable, half unanswerable).")
-@click.option("--calibrate", is_flag=True,
-              help="Sweep the extractive threshold on the calibration articles (0-9) instead.")
+@click.option(
+    "--limit",
+    type=click.IntRange(2),
+    default=400,
+    show_default=True,
+    help="Questions to evaluate (half answerable, half unanswerable).",
+)
+@click.option(
+    "--calibrate",
+    is_flag=True,
+    help="Sweep the extractive threshold on the calibration articles (0-9) instead.",
+)
 @out_option
 @handle_errors
-def eval_answers(dataset: Path, embedder: str, db: str | None, limit: int, calibrate: bool,
-                 out_file: Path | None) -> None:
+def eval_answers(
+    dataset: Path, embedder: str, db: str | None, limit: int, calibrate: bool, out_file: Path | None
+) -> None:
     """SQuAD 2.0 dev with the extractive generator: gold answer inside the cited span, and
     refusal rate on unanswerable questions (articles 10+; 0-9 are for calibration)."""
     from pincite.eval.answers import calibrate_threshold, run_answer_eval
@@ -73,11 +92,11 @@ def eval_answers(dataset: Path, embedder: str, db: str | None, limit: int, calib
     path = dataset / "dev-v2.0.json.gz" if dataset.is_dir() else dataset
     with _Bar("indexing") as progress:
         if calibrate:
-            best, sweep = calibrate_threshold(path, db=db, embedder=embedder, limit=limit,
-                                              progress=progress)
+            best, sweep = calibrate_threshold(
+                path, db=db, embedder=embedder, limit=limit, progress=progress
+            )
         else:
-            report = run_answer_eval(path, db=db, embedder=embedder, limit=limit,
-                                     progress=progress)
+            report = run_answer_eval(path, db=db, embedder=embedder, limit=limit, progress=progress)
     if calibrate:
         out.print("threshold  gold-in-span  refusal-rate")
         for t, g, r in sweep:
@@ -91,24 +110,40 @@ def eval_answers(dataset: Path, embedder: str, db: str | None, limit: int, calib
 
 @evaluate.command("retrieval")
 @dataset_arg
-@click.option("--split", default="test", show_default=True, help="Which qrels/<split>.tsv to score.")
-@click.option("--modes", default="lexical,dense,hybrid", show_default=True,
-              help="Comma-separated search modes.")
+@click.option(
+    "--split", default="test", show_default=True, help="Which qrels/<split>.tsv to score."
+)
+@click.option(
+    "--modes",
+    default="lexical,dense,hybrid",
+    show_default=True,
+    help="Comma-separated search modes.",
+)
 @click.option("--no-routing-compare", is_flag=True, help="Do not also run without routing.")
 @embedder_option
 @db_cache_option
 @out_option
 @handle_errors
-def eval_retrieval(dataset: Path, split: str, modes: str, no_routing_compare: bool,
-                   embedder: str, db: str | None, out_file: Path | None) -> None:
+def eval_retrieval(
+    dataset: Path,
+    split: str,
+    modes: str,
+    no_routing_compare: bool,
+    embedder: str,
+    db: str | None,
+    out_file: Path | None,
+) -> None:
     """nDCG@10, Recall@10/100, MRR@10 and latency per mode on a BEIR-layout folder
     (corpus.jsonl[.gz], queries.jsonl, qrels/<split>.tsv)."""
     from pincite.eval.retrieval import run_retrieval_eval
 
     with _Bar("indexing") as progress:
         report = run_retrieval_eval(
-            dataset, split=split, modes=[m.strip() for m in modes.split(",") if m.strip()],
-            routing_compare=not no_routing_compare, db=db,
+            dataset,
+            split=split,
+            modes=[m.strip() for m in modes.split(",") if m.strip()],
+            routing_compare=not no_routing_compare,
+            db=db,
             embedder=None if embedder == "none" else embedder,  # type: ignore[arg-type]
             progress=progress,
         )
@@ -118,11 +153,19 @@ def eval_retrieval(dataset: Path, split: str, modes: str, no_routing_compare: bo
 
 @evaluate.command("support")
 @dataset_arg
-@click.option("--split", default="test", show_default=True,
-              help="dev, test, or (AttributionBench) test_ood. Thresholds are tuned on dev.")
-@click.option("--checker", type=click.Choice(["heuristic", "heuristic-lexical", "lexical-overlap"]),
-              default="heuristic", show_default=True,
-              help="heuristic: the default (with MiniLM); lexical-overlap: the plain baseline.")
+@click.option(
+    "--split",
+    default="test",
+    show_default=True,
+    help="dev, test, or (AttributionBench) test_ood. Thresholds are tuned on dev.",
+)
+@click.option(
+    "--checker",
+    type=click.Choice(["heuristic", "heuristic-lexical", "lexical-overlap"]),
+    default="heuristic",
+    show_default=True,
+    help="heuristic: the default (with MiniLM); lexical-overlap: the plain baseline.",
+)
 @out_option
 @handle_errors
 def eval_support(dataset: Path, split: str, checker: str, out_file: Path | None) -> None:

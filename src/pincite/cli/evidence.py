@@ -25,16 +25,23 @@ from pincite.ground.fetch import FetchLedger, FetchStatus
 @click.argument("evidence_ids", nargs=-1, required=True)
 @db_option
 @tenant_option
-@click.option("--max-chars", type=click.IntRange(min=1), help="Cut longer text (status 'truncated').")
 @click.option(
-    "--ledger", type=click.Path(path_type=Path),
-    help="JSON file recording ids fetched in full; created or extended. Feed it to `pincite check`.",
+    "--max-chars", type=click.IntRange(min=1), help="Cut longer text (status 'truncated')."
+)
+@click.option(
+    "--ledger",
+    type=click.Path(path_type=Path),
+    help="JSON file recording ids fetched in full (created or extended), for `pincite check`.",
 )
 @json_option
 @handle_errors
 def fetch(
-    evidence_ids: tuple[str, ...], db: str, tenant: str, max_chars: int | None,
-    ledger: Path | None, as_json: bool,
+    evidence_ids: tuple[str, ...],
+    db: str,
+    tenant: str,
+    max_chars: int | None,
+    ledger: Path | None,
+    as_json: bool,
 ) -> None:
     """Print the exact stored text behind evidence ids.
 
@@ -73,7 +80,9 @@ def fetch(
 @click.command()
 @click.argument("answer", type=click.Path(path_type=Path, allow_dash=True))
 @click.option(
-    "--ledger", required=True, type=click.Path(path_type=Path, exists=True, dir_okay=False),
+    "--ledger",
+    required=True,
+    type=click.Path(path_type=Path, exists=True, dir_okay=False),
     help="Ledger written by `pincite fetch --ledger`.",
 )
 @json_option
@@ -84,10 +93,7 @@ def check(answer: Path, ledger: Path, as_json: bool) -> None:
     Verdicts: valid (read in full in this scope), malformed, unfetched
     (invented, unread or out of scope). Exit status 1 unless all are valid.
     """
-    if str(answer) == "-":
-        text = sys.stdin.read()
-    else:
-        text = _read(answer)
+    text = sys.stdin.read() if str(answer) == "-" else _read(answer)
     verdicts = check_citations(text, FetchLedger.load(ledger))
     for v in verdicts:
         if as_json:

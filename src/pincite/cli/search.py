@@ -24,24 +24,40 @@ from pincite.retrieve.search import SearchMode, SearchOptions
 @db_option
 @tenant_option
 @embedder_option
-@click.option("-k", "k", type=click.IntRange(1, 200), default=8, show_default=True,
-              help="Number of passages.")
-@click.option("--mode", type=click.Choice([m.value for m in SearchMode]), default="hybrid",
-              show_default=True, help="Lexical (BM25), dense (embeddings) or both fused.")
-@click.option("--fusion", type=click.Choice([f.value for f in FusionMethod]), default="rrf",
-              show_default=True, help="How hybrid mode fuses the two rankings.")
+@click.option(
+    "-k", "k", type=click.IntRange(1, 200), default=8, show_default=True, help="Number of passages."
+)
+@click.option(
+    "--mode",
+    type=click.Choice([m.value for m in SearchMode]),
+    default="hybrid",
+    show_default=True,
+    help="Lexical (BM25), dense (embeddings) or both fused.",
+)
+@click.option(
+    "--fusion",
+    type=click.Choice([f.value for f in FusionMethod]),
+    default="rrf",
+    show_default=True,
+    help="How hybrid mode fuses the two rankings.",
+)
 @click.option("--no-routing", is_flag=True, help="Skip document routing before dense search.")
 @json_option
 @handle_errors
 def search(
-    question: str, db: str, tenant: str, embedder: str, k: int, mode: str, fusion: str,
-    no_routing: bool, as_json: bool,
+    question: str,
+    db: str,
+    tenant: str,
+    embedder: str,
+    k: int,
+    mode: str,
+    fusion: str,
+    no_routing: bool,
+    as_json: bool,
 ) -> None:
     """Search the tenant's current documents and print numbered passages."""
     search_mode = SearchMode.parse(mode)
-    options = SearchOptions(
-        mode=search_mode, fusion=FusionMethod(fusion), routing=not no_routing
-    )
+    options = SearchOptions(mode=search_mode, fusion=FusionMethod(fusion), routing=not no_routing)
     spec = "none" if search_mode is SearchMode.LEXICAL else embedder
     with open_corpus(db, spec) as corpus:
         result = corpus.retrieve(question, tenant=tenant, k=k, options=options)
@@ -69,9 +85,13 @@ def hit_json(n: int, hit: Hit) -> dict[str, object]:
         "section": list(hit.chunk.section),
         "score": hit.score,
         "branches": {
-            "lexical_rank": b.lexical_rank, "lexical_score": b.lexical_score,
-            "dense_rank": b.dense_rank, "dense_score": b.dense_score,
-            "fused_score": b.fused_score, "rerank_score": b.rerank_score, "routed": b.routed,
+            "lexical_rank": b.lexical_rank,
+            "lexical_score": b.lexical_score,
+            "dense_rank": b.dense_rank,
+            "dense_score": b.dense_score,
+            "fused_score": b.fused_score,
+            "rerank_score": b.rerank_score,
+            "routed": b.routed,
         },
         "text": hit.chunk.text,
     }

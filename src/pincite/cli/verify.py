@@ -27,8 +27,9 @@ from pincite.support import HeuristicSupportChecker, SupportPassage
 @embedder_option
 @json_option
 @handle_errors
-def verify(claim: str, evidence_ids: tuple[str, ...], db: str, tenant: str, embedder: str,
-           as_json: bool) -> None:
+def verify(
+    claim: str, evidence_ids: tuple[str, ...], db: str, tenant: str, embedder: str, as_json: bool
+) -> None:
     """Check CLAIM against the passages behind EVIDENCE_IDS.
 
     Prints the verdict (supported, partial, unsupported), a score in [0, 1] and
@@ -43,8 +44,15 @@ def verify(claim: str, evidence_ids: tuple[str, ...], db: str, tenant: str, embe
         passages = [SupportPassage(o.id, o.text, o.start or 0) for o in outcomes]
         result = HeuristicSupportChecker(corpus.embedder).check(claim, passages)
     if as_json:
-        print_json({"claim": claim, "verdict": result.verdict.value, "score": result.score,
-                    "sentence_ids": list(result.sentence_ids), "reasons": list(result.reasons)})
+        print_json(
+            {
+                "claim": claim,
+                "verdict": result.verdict.value,
+                "score": result.score,
+                "sentence_ids": list(result.sentence_ids),
+                "reasons": list(result.reasons),
+            }
+        )
     else:
         out.print(f"{result.verdict.value} (score {result.score:.2f})")
         for reason in result.reasons:

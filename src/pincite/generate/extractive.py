@@ -35,8 +35,26 @@ def is_statement(text: str) -> bool:
     if _NUMBERED_HEADING.match(text) and not text.rstrip().endswith((".", "!", "?", ":")):
         return False
     return text.rstrip().endswith((".", "!", "?", ";", ":", ")", '"', "”")) or len(words) >= 12
-_SUFFIXES = ("ational", "ization", "ations", "ation", "ities", "ness", "ments", "ment",
-             "ings", "ing", "ies", "ied", "ed", "es", "ly", "s")
+
+
+_SUFFIXES = (
+    "ational",
+    "ization",
+    "ations",
+    "ation",
+    "ities",
+    "ness",
+    "ments",
+    "ment",
+    "ings",
+    "ing",
+    "ies",
+    "ied",
+    "ed",
+    "es",
+    "ly",
+    "s",
+)
 
 
 def stem(word: str) -> str:
@@ -155,7 +173,5 @@ class ExtractiveGenerator:
         else:
             scores = coverage
         # Earlier passages ranked higher in retrieval: break ties toward them.
-        cands = [
-            _Candidate(p, s, e, sc) for (p, s, e, _), sc in zip(pool, scores, strict=True)
-        ]
+        cands = [_Candidate(p, s, e, sc) for (p, s, e, _), sc in zip(pool, scores, strict=True)]
         return sorted(cands, key=lambda c: (-c.score, c.passage.number, c.start))

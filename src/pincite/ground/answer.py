@@ -110,8 +110,12 @@ def build_answer(generation: Generation, retrieved: Retrieved) -> CitedAnswer:
                 citations.append(base)
                 ids.append(base.citation_id)
             for sp in inside:
-                c = cite_hit(hits[base.chunk_id], tenant=retrieved.tenant,
-                             retrieved_at=base.retrieved_at, span=sp)
+                c = cite_hit(
+                    hits[base.chunk_id],
+                    tenant=retrieved.tenant,
+                    retrieved_at=base.retrieved_at,
+                    span=sp,
+                )
                 citations.append(c)
                 ids.append(c.citation_id)
         kind = ClaimKind.INFERENCE if gc.kind == "inference" else ClaimKind.FACT
@@ -123,7 +127,9 @@ def check_quotes(answer: CitedAnswer, retrieved: Retrieved) -> None:
     """A claim's quote must appear verbatim in one of the passages it cites."""
     result = retrieved.result
     assert result is not None
-    text_of = {c.chunk_id: h.chunk.text for c, h in zip(retrieved.citations, result.hits, strict=True)}
+    text_of = {
+        c.chunk_id: h.chunk.text for c, h in zip(retrieved.citations, result.hits, strict=True)
+    }
     for claim in answer.claims:
         if claim.quote is None:
             continue
@@ -186,14 +192,23 @@ def narrow_citations(
                 for src in sources:
                     inside = src.span[0] <= ref.start < ref.end <= src.span[1]
                     if inside and ref.document_id == src.document_id and ref.hash16 == src.hash16:
-                        narrowed.append(cite_hit(hits[src.chunk_id], tenant=retrieved.tenant,
-                                                 retrieved_at=src.retrieved_at,
-                                                 span=(ref.start, ref.end)))
+                        narrowed.append(
+                            cite_hit(
+                                hits[src.chunk_id],
+                                tenant=retrieved.tenant,
+                                retrieved_at=src.retrieved_at,
+                                span=(ref.start, ref.end),
+                            )
+                        )
                         break
         if narrowed:
             citations.update((c.citation_id, c) for c in narrowed)
-            claim = Claim(claim.text, tuple(dict.fromkeys(c.citation_id for c in narrowed)),
-                          claim.kind, claim.quote)
+            claim = Claim(
+                claim.text,
+                tuple(dict.fromkeys(c.citation_id for c in narrowed)),
+                claim.kind,
+                claim.quote,
+            )
         claims.append(claim)
     used = {cid for c in claims for cid in c.citation_ids}
     return CitedAnswer(tuple(claims), tuple(c for cid, c in citations.items() if cid in used))
@@ -228,8 +243,13 @@ def answer_question(
             calls += 1
             if not generation.sufficient_context:
                 return AnswerResult(
-                    question, tenant, Outcome.REFUSED, None, INSUFFICIENT,
-                    searched=retrieved.citations, summary=generation.summary,
+                    question,
+                    tenant,
+                    Outcome.REFUSED,
+                    None,
+                    INSUFFICIENT,
+                    searched=retrieved.citations,
+                    summary=generation.summary,
                     generator_calls=calls,
                 )
             try:
@@ -238,9 +258,7 @@ def answer_question(
                     raise GroundingError("the generator returned no claims")
                 check_grounding(answer, retrieved, store=corpus.store)
                 check_quotes(answer, retrieved)
-                verdicts = (
-                    check_support(answer, retrieved, support, policy) if support else {}
-                )
+                verdicts = check_support(answer, retrieved, support, policy) if support else {}
                 if verdicts:
                     answer = narrow_citations(answer, retrieved, verdicts)
                     check_grounding(answer, retrieved, store=corpus.store)
@@ -250,15 +268,25 @@ def answer_question(
                 continue
             span.set_attributes(citation_attributes(answer.citations))
             return AnswerResult(
-                question, tenant, Outcome.ANSWERED, answer,
+                question,
+                tenant,
+                Outcome.ANSWERED,
+                answer,
                 searched=retrieved.citations,
                 conflicts=_conflicts(generation, retrieved),
-                support=verdicts, summary=generation.summary, generator_calls=calls,
+                support=verdicts,
+                summary=generation.summary,
+                generator_calls=calls,
             )
         return AnswerResult(
-            question, tenant, Outcome.REFUSED, None,
+            question,
+            tenant,
+            Outcome.REFUSED,
+            None,
             "The answer was rejected because its citations did not hold.",
-            reasons=tuple(reasons), searched=retrieved.citations, generator_calls=calls,
+            reasons=tuple(reasons),
+            searched=retrieved.citations,
+            generator_calls=calls,
         )
 
 

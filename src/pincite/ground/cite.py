@@ -104,8 +104,14 @@ def citation_id_for(evidence_id: str) -> str:
     return "c" + hashlib.sha256(evidence_id.encode()).hexdigest()[:10]
 
 
-def cite_hit(hit: Hit, *, tenant: str, retrieved_at: str, span: tuple[int, int] | None = None,
-             text_len: int | None = None) -> Citation:
+def cite_hit(
+    hit: Hit,
+    *,
+    tenant: str,
+    retrieved_at: str,
+    span: tuple[int, int] | None = None,
+    text_len: int | None = None,
+) -> Citation:
     """Build the citation for a hit, or for a sentence ``span`` inside it."""
     chunk = hit.chunk
     if not chunk.content_hash or chunk.end <= chunk.start:
@@ -163,8 +169,9 @@ def cite(result: RetrievalResult) -> Retrieved:
     """Turn a retrieval result into citations, one per hit, in rank order."""
     return Retrieved(
         result.tenant,
-        tuple(cite_hit(h, tenant=result.tenant, retrieved_at=result.retrieved_at)
-              for h in result.hits),
+        tuple(
+            cite_hit(h, tenant=result.tenant, retrieved_at=result.retrieved_at) for h in result.hits
+        ),
         result,
     )
 
@@ -204,7 +211,9 @@ def check_grounding(
             _check_stored(c, store)
 
 
-def _check_pinned(c: Citation, available: dict[str, Citation], by_chunk: dict[str, Citation]) -> None:
+def _check_pinned(
+    c: Citation, available: dict[str, Citation], by_chunk: dict[str, Citation]
+) -> None:
     try:
         ref = ids.decode(c.evidence_id)
     except ValueError:

@@ -225,8 +225,9 @@ def _touches_erased(version: Version, chunks: list[Chunk], start: int, end: int)
 
 def _covered(chunks: list[Chunk], start: int, end: int) -> tuple[int, int] | None:
     """The longest part of ``[start, end)`` that the version's chunks cover contiguously."""
-    intervals = sorted((max(c.start, start), min(c.end, end)) for c in chunks if c.start < end
-                       and start < c.end)
+    intervals = sorted(
+        (max(c.start, start), min(c.end, end)) for c in chunks if c.start < end and start < c.end
+    )
     merged: list[list[int]] = []
     for s, e in intervals:
         if merged and s <= merged[-1][1]:

@@ -90,13 +90,20 @@ def citation_json(c: Citation) -> dict[str, Any]:
         "superseded": c.superseded,
         "retrieved_at": c.retrieved_at,
         "locator": {
-            "uri": c.locator.uri, "title": c.locator.title, "pages": list(c.locator.pages),
-            "page_label": c.locator.page_label, "section": list(c.locator.section),
+            "uri": c.locator.uri,
+            "title": c.locator.title,
+            "pages": list(c.locator.pages),
+            "page_label": c.locator.page_label,
+            "section": list(c.locator.section),
         },
         "branches": {
-            "lexical_rank": b.lexical_rank, "lexical_score": b.lexical_score,
-            "dense_rank": b.dense_rank, "dense_score": b.dense_score,
-            "fused_score": b.fused_score, "rerank_score": b.rerank_score, "routed": b.routed,
+            "lexical_rank": b.lexical_rank,
+            "lexical_score": b.lexical_score,
+            "dense_rank": b.dense_rank,
+            "dense_score": b.dense_score,
+            "fused_score": b.fused_score,
+            "rerank_score": b.rerank_score,
+            "routed": b.routed,
         },
     }
 
@@ -120,9 +127,13 @@ def answer_json(result: AnswerResult) -> dict[str, Any]:
                 "citation_ids": list(cl.citation_ids),
                 "quote": cl.quote,
                 "support": (
-                    {"verdict": v.verdict.value, "score": v.score,
-                     "sentence_ids": list(v.sentence_ids)}
-                    if (v := result.support.get(i)) else None
+                    {
+                        "verdict": v.verdict.value,
+                        "score": v.score,
+                        "sentence_ids": list(v.sentence_ids),
+                    }
+                    if (v := result.support.get(i))
+                    else None
                 ),
             }
             for i, cl in enumerate(result.answer.claims)

@@ -79,10 +79,20 @@ def store_parsed(
     if existing is not None and current == chash:
         if existing.status is DocumentStatus.DELETED:
             store.set_status(tenant, existing.document_id, DocumentStatus.LIVE)
-            return IngestReport(source, IngestStatus.RESTORED, existing.document_id, chash[:16],
-                                warnings=parsed.warnings)
-        return IngestReport(source, IngestStatus.UNCHANGED, existing.document_id, chash[:16],
-                            warnings=parsed.warnings)
+            return IngestReport(
+                source,
+                IngestStatus.RESTORED,
+                existing.document_id,
+                chash[:16],
+                warnings=parsed.warnings,
+            )
+        return IngestReport(
+            source,
+            IngestStatus.UNCHANGED,
+            existing.document_id,
+            chash[:16],
+            warnings=parsed.warnings,
+        )
     document_id = existing.document_id if existing else str(uuid.uuid4())
     doc_title = title or parsed.title or (existing.title if existing else None) or _title(uri)
     created = now()
