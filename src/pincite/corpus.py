@@ -224,8 +224,8 @@ def expand_paths(paths: Sequence[Path]) -> Iterator[Path]:
     for path in paths:
         if path.is_dir():
             for child in sorted(path.rglob("*")):
-                if child.is_file() and not child.name.startswith("."):
-                    if child.suffix.lower() in SUPPORTED_SUFFIXES:
-                        yield child
+                visible = child.is_file() and not child.name.startswith(".")
+                if visible and child.suffix.lower() in SUPPORTED_SUFFIXES:
+                    yield child
         else:
             yield path

@@ -296,3 +296,56 @@ def test_renderer_case_valid_source_that_does_not_support_the_claim(
     [c] = ok.answer.citations
     assert c.evidence_id.startswith("ev1:s:")
     assert excerpt(c, acme.store) == "Customer invoices are retained for seven years."
+
+
+def test_conflicts_are_reported_with_each_sides_source(acme: Corpus) -> None:
+    from pincite.generate.base import Conflict
+
+    acme.ingest_text(
+        "Customer invoices are retained for five years.",
+        uri="policy://old",
+        tenant="acme",
+        title="Old policy",
+    )
+    gen = ScriptedGenerator(
+        Generation(
+            (GeneratedClaim("Invoices are kept seven years.", (1,), "fact"),),
+            True,
+            conflicts=(Conflict((1, 2, 40), "the policies disagree on invoice retention"),),
+        )
+    )
+    result = ask(acme, gen)
+    assert result.outcome is Outcome.ANSWERED
+    [conflict] = result.conflicts
+    assert conflict.description == "the policies disagree on invoice retention"
+    assert len(conflict.citations) == 2  # number 40 is out of range and dropped
+    from pincite.ground.present import format_answer
+
+    text = format_answer(result, acme.store)
+    assert "Conflict: the policies disagree" in text and "Old policy" in text
+
+
+def test_answer_path_emits_an_opentelemetry_span_without_text(acme: Corpus) -> None:
+    from opentelemetry import trace
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    tracer = provider.get_tracer("test")
+    import pincite.ground.telemetry as telemetry
+
+    original = trace.get_tracer
+    trace.get_tracer = lambda *a, **k: tracer  # type: ignore[assignment]
+    try:
+        result = ask(acme, ScriptedGenerator(claim("Invoices: seven years.", 1)))
+    finally:
+        trace.get_tracer = original  # type: ignore[assignment]
+    assert result.outcome is Outcome.ANSWERED and telemetry is not None
+    [span] = exporter.get_finished_spans()
+    assert span.name == "pincite.answer"
+    attrs = dict(span.attributes or {})
+    assert attrs["pincite.citation.count"] == 1
+    assert "seven" not in repr(attrs) and "invoice" not in repr(attrs).lower()
