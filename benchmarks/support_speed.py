@@ -2,7 +2,7 @@
 
 Each claim is a real SciFact claim checked against 5 passages of ~1,000
 characters (SciFact abstracts, the claim's own cited abstract first), with the
-default embedder on 1 thread. Passages differ from claim to claim, so the
+default embedder on every core (``--threads``). Passages differ from claim to claim, so the
 checker's embedding cache never helps: this is the cold cost.
 
     .venv/bin/python benchmarks/support_speed.py [--claims 200] [--data ../shared/data]
@@ -11,6 +11,7 @@ checker's embedding cache never helps: this is the cold cost.
 from __future__ import annotations
 
 import argparse
+import os
 import gzip
 import json
 import random
@@ -40,6 +41,10 @@ def _passages(abstracts: list[str], rng: random.Random, first: str) -> list[Supp
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--claims", type=int, default=200)
+    parser.add_argument(
+        "--threads", type=int, default=os.cpu_count() or 1,
+        help="embedder threads (default: every core, as `pincite.open` uses)",
+    )
     parser.add_argument("--data", type=Path, default=Path(__file__).parents[2] / "shared" / "data")
     args = parser.parse_args()
     scifact = args.data / "scifact"
@@ -54,7 +59,7 @@ def main() -> int:
     rng = random.Random(0)
     cases = [(c, _passages(abstracts, rng, a)) for c, a in (claims * 4)[: args.claims]]
 
-    embedder = default_embedder(threads=1)
+    embedder = default_embedder(threads=args.threads)
     embedder.embed_query("warm up")
     for label, checker in (
         ("heuristic + default embedder", HeuristicSupportChecker(embedder)),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from pincite.embed.base import Embedder
@@ -11,7 +12,7 @@ from pincite.ground.fetch import FetchLedger, FetchOutcome, fetch_evidence
 from pincite.ingest.parse import SUPPORTED_SUFFIXES, parse_bytes, parse_file
 from pincite.ingest.pipeline import IngestReport, failed, store_parsed
 from pincite.model import Chunk, Document, DocumentStatus, RetrievalResult, Version
-from pincite.retrieve.search import SearchOptions, retrieve
+from pincite.retrieve.search import SearchMode, SearchOptions, retrieve
 from pincite.store.base import Store
 from pincite.tenancy import DEFAULT_TENANT, check_tenant
 
@@ -187,6 +188,9 @@ class Corpus:
         scope: Sequence[str] | None = None,
         options: SearchOptions = SearchOptions(),
     ) -> RetrievalResult:
+        if self.embedder is None and options.mode is SearchMode.HYBRID:
+            # A corpus opened without an embedder searches what it can: BM25.
+            options = replace(options, mode=SearchMode.LEXICAL)
         return retrieve(
             self.store,
             self.embedder,

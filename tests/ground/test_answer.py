@@ -226,8 +226,9 @@ def test_duplicate_citation_ids_rejected(acme: Corpus) -> None:
         CitedAnswer((Claim("x", (c.citation_id,)),), (c, c))
 
 
-def test_extractive_answer_cites_sentence_spans(acme: Corpus) -> None:
-    result = ask(acme, ExtractiveGenerator(), "How long are customer invoices retained?")
+def test_extractive_answer_cites_sentence_spans(acme: Corpus, embedder: object) -> None:
+    generator = ExtractiveGenerator(embedder)  # type: ignore[arg-type]
+    result = ask(acme, generator, "How long are customer invoices retained?")
     assert result.outcome is Outcome.ANSWERED and result.answer is not None
     [first, *_] = result.answer.claims
     assert first.text == "Customer invoices are retained for seven years."

@@ -312,3 +312,44 @@ def test_dedup_still_fills_k_from_later_candidates(corpus: Corpus) -> None:
     result = search(corpus, "quokka", SearchMode.LEXICAL, k=6)
     assert len(result.hits) == 6
     assert sum(u.startswith("copy-") for u in uris(result)) == 1
+
+
+# -- fusion -----------------------------------------------------------------------------------
+
+
+def test_default_fusion_is_the_tuned_convex_combination() -> None:
+    from pincite.retrieve.fuse import FusionMethod, Normalization
+
+    defaults = SearchOptions()
+    assert defaults.fusion is FusionMethod.CONVEX
+    assert defaults.normalization is Normalization.THEORETICAL_MIN
+    assert defaults.weights == (0.2, 0.8) and defaults.candidates == 100
+
+
+def test_fuse_channels_scores_absent_chunks_at_a_complete_lists_floor() -> None:
+    from pincite.retrieve.search import fuse_channels
+
+    options = SearchOptions()  # weights (0.2, 0.8), floor 0.2
+    lexical = [("only-lexical", 4.0)]  # complete: fewer hits than the depth asked
+    dense = [("only-dense", 0.6), ("both", 0.5)]
+    fused = dict(fuse_channels(lexical, dense, options, depth=10))
+    assert set(fused) == {"only-lexical", "only-dense", "both"}
+    # BM25 / max: the lexical hit scores 1, chunks without a query word 0 (not 1,
+    # the one-hit list's minimum). Cosines: (cos + 1) / (max + 1), absent → floor.
+    assert fused["only-dense"] == pytest.approx(0.2 * 0 + 0.8 * 1.0)
+    assert fused["both"] == pytest.approx(0.2 * 0 + 0.8 * 1.5 / 1.6)
+    assert fused["only-lexical"] == pytest.approx(0.2 * 1 + 0.8 * 1.2 / 1.6)
+    # A full list (as long as the depth) gives absent chunks its lowest score instead.
+    truncated = dict(fuse_channels(lexical, dense, options, depth=1))
+    assert truncated["only-dense"] == pytest.approx(0.2 * 1 + 0.8 * 1.0)
+
+
+def test_fuse_channels_plain_rrf_and_bad_weights() -> None:
+    from pincite.retrieve.fuse import FusionMethod
+    from pincite.retrieve.search import fuse_channels
+
+    rrf_options = SearchOptions(fusion=FusionMethod.RRF, weights=(1.0, 1.0))
+    fused = fuse_channels([("a", 3.0), ("b", 1.0)], [("b", 0.9)], rrf_options, depth=10)
+    assert fused == [("b", pytest.approx(1 / 62 + 1 / 61)), ("a", pytest.approx(1 / 61))]
+    with pytest.raises(InputError, match="weights"):
+        fuse_channels([("a", 1.0)], [], SearchOptions(weights=(0.0, 0.0)), depth=10)

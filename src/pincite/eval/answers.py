@@ -120,7 +120,7 @@ def run_answer_eval(
         build_store(corpus, path, progress)
         config = ExtractiveConfig()
         if threshold is not None:
-            config = replace(config, threshold=threshold)
+            config = replace(config, threshold=threshold, threshold_lexical=threshold)
         generator = ExtractiveGenerator(corpus.embedder, config)
         questions = _questions(path, None, limit, seed)
         counts = {"gold": 0, "answered": 0, "refused_neg": 0}
@@ -146,7 +146,7 @@ def run_answer_eval(
             answered_with_gold=counts["gold"],
             answered=counts["answered"],
             refused_unanswerable=counts["refused_neg"],
-            threshold=config.threshold,
+            threshold=generator.threshold,
             latency_p50_ms=statistics.median(latencies) if latencies else 0.0,
         )
 
@@ -160,7 +160,10 @@ def calibrate_threshold(
     seed: int = 7,
     progress: Callable[[int, int], None] | None = None,
 ) -> tuple[float, list[tuple[float, float, float]]]:
-    """Pick the threshold maximising the mean of gold-hit rate and refusal rate on articles 0-9.
+    """Pick the threshold where gold-hit rate and refusal rate meet, on articles 0-9.
+
+    The two rates trade one for one over a wide, flat range, so the crossing
+    point (the equal-error rate) is the stable choice; ties go to the higher mean.
 
     Returns the threshold and the sweep ``(threshold, gold_rate, refusal_rate)``.
     """
@@ -184,5 +187,5 @@ def calibrate_threshold(
         gold = sum(r[1] >= t and r[2] for r in pos) / max(len(pos), 1)
         refused = sum(r[1] < t for r in neg) / max(len(neg), 1)
         sweep.append((t, gold, refused))
-    best_t = max(sweep, key=lambda s: (s[1] + s[2]) / 2)[0]
+    best_t = min(sweep, key=lambda s: (round(abs(s[1] - s[2]), 2), -(s[1] + s[2])))[0]
     return best_t, sweep

@@ -34,7 +34,9 @@ def is_statement(text: str) -> bool:
         return False  # ALL-CAPS running headers and titles
     if _NUMBERED_HEADING.match(text) and not text.rstrip().endswith((".", "!", "?", ":")):
         return False
-    return text.rstrip().endswith((".", "!", "?", ";", ":", ")", '"', "”")) or len(words) >= 12
+    if text.rstrip().endswith(":"):
+        return False  # a lead-in to a list says nothing by itself
+    return text.rstrip().endswith((".", "!", "?", ";", ")", '"', "”")) or len(words) >= 12
 
 
 _SUFFIXES = (
@@ -78,9 +80,17 @@ class ExtractiveConfig:
     # that `pincite eval answers` excludes from what it reports):
     #   pincite eval answers ../shared/data/squad2_dev --calibrate
     coverage_weight: float = 0.5
-    threshold: float = 0.56
+    threshold: float = 0.54
+    # Without an embedder the score is idf-weighted coverage alone, on another
+    # scale; its threshold comes from the same sweep run with `--embedder none`.
+    threshold_lexical: float = 0.50
     max_passages: int = 5
     max_claims: int = 2
+    # Coverage is scaled by (1 - novelty_weight + novelty_weight * novelty),
+    # novelty being the share of `novel_words` content words the sentence adds
+    # beyond the question.
+    novelty_weight: float = 0.3
+    novel_words: int = 8
     # A second sentence joins the answer only if it scores this close to the best.
     second_ratio: float = 0.9
 
@@ -113,7 +123,8 @@ class ExtractiveGenerator:
         feedback: str | None = None,
     ) -> Generation:
         ranked = self.rank_sentences(question, passages)
-        if not ranked or ranked[0].score < self.config.threshold:
+        threshold = self.threshold
+        if not ranked or ranked[0].score < threshold:
             return Generation(claims=(), sufficient_context=False, summary=summary)
         best = ranked[0]
         chosen = [best]
@@ -121,7 +132,7 @@ class ExtractiveGenerator:
             if len(chosen) >= self.config.max_claims:
                 break
             close = cand.score >= best.score * self.config.second_ratio
-            if close and cand.score >= self.config.threshold:
+            if close and cand.score >= threshold:
                 text = cand.passage.text[cand.start : cand.end]
                 if all(text != c.passage.text[c.start : c.end] for c in chosen):
                     chosen.append(cand)
@@ -136,6 +147,13 @@ class ExtractiveGenerator:
             for c in chosen
         )
         return Generation(claims=claims, sufficient_context=True, summary=summary)
+
+    @property
+    def threshold(self) -> float:
+        """The score below which the context is judged insufficient (refusal)."""
+        if self._embedder is None:
+            return self.config.threshold_lexical
+        return self.config.threshold
 
     def _sentence_vectors(self, sentences: list[str]) -> np.ndarray:
         # The same passages come back for related questions; embedding each
@@ -164,6 +182,17 @@ class ExtractiveGenerator:
         idf = {t: math.log((n + 1) / (sum(t in toks for *_, toks in pool) + 0.5)) for t in q}
         total = sum(max(v, 0.0) for v in idf.values()) or 1.0
         coverage = [sum(max(idf[t], 0.0) for t in q if t in toks) / total for *_, toks in pool]
+        # An answer adds something the question does not already say: a
+        # sentence made only of the question's words ("more on the four
+        # categories is below") is a pointer, not an answer.
+        q_set = set(q)
+        novelty = [
+            min(1.0, len(toks - q_set) / self.config.novel_words) for *_, toks in pool
+        ]
+        coverage = [
+            c * (1 - self.config.novelty_weight + self.config.novelty_weight * n)
+            for c, n in zip(coverage, novelty, strict=True)
+        ]
         if self._embedder is not None:
             w = self.config.coverage_weight
             qv = self._embedder.embed_query(question)

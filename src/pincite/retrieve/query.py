@@ -9,8 +9,7 @@ WORD = re.compile(r"\w+", re.UNICODE)
 # A short English stopword list (the classic SMART/Lucene core). Dropping these
 # from OR-queries changes BM25 little (their IDF is near zero) and keeps FTS5
 # from walking posting lists that cover every chunk.
-STOPWORDS = frozenset(
-    """
+_STOPWORD_LIST = """
     a about above after again against all am an and any are as at be because been before
     being below between both but by can could did do does doing down during each few for
     from further had has have having he her here hers herself him himself his how i if
@@ -19,8 +18,8 @@ STOPWORDS = frozenset(
     that the their theirs them themselves then there these they this those through to
     too under until up very was we were what when where which while who whom why will
     with would you your yours yourself yourselves
-    """.split()
-)
+"""
+STOPWORDS = frozenset(_STOPWORD_LIST.split())
 
 
 def query_terms(question: str, *, limit: int = 64) -> list[str]:

@@ -17,6 +17,7 @@ from psycopg.types.json import Jsonb
 
 from pincite.errors import ConcurrentWriteError
 from pincite.model import Chunk, Document, DocumentStatus, Version
+from pincite.store.base import check_version_rows
 from pincite.store.postgres import rows
 from pincite.store.postgres.index import Delta, index, unindex
 
@@ -38,7 +39,7 @@ def write_version(
     stored version current again with its own chunks and ids; the given
     chunks only refresh the vectors of chunks with the same span.
     """
-    _check_consistent(document, version, chunks)
+    check_version_rows(document, version, chunks)
     tenant, document_id, new = document.tenant, document.document_id, version.content_hash
     row = cur.execute(
         "SELECT current_hash FROM documents WHERE tenant = %s AND document_id = %s FOR UPDATE",
@@ -214,17 +215,6 @@ def _blank(
         " AND content_hash = %s",
         (text, Jsonb(sorted(erased)), *key),
     )
-
-
-def _check_consistent(document: Document, version: Version, chunks: Sequence[Chunk]) -> None:
-    key = (document.tenant, document.document_id)
-    if (version.tenant, version.document_id) != key:
-        raise ValueError("the version belongs to another document or tenant")
-    for c in chunks:
-        if (c.tenant, c.document_id, c.content_hash) != (*key, version.content_hash):
-            raise ValueError(f"chunk {c.chunk_id} belongs to another version, document or tenant")
-        if not c.erased and c.text != version.text[c.start : c.end]:
-            raise ValueError(f"chunk {c.chunk_id} text is not version.text[{c.start}:{c.end}]")
 
 
 def _vec(v: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:

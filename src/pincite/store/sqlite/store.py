@@ -449,14 +449,17 @@ class SQLiteStore:
     ) -> None:
         with self._write() as conn:
             for chunk_id, vec in chunk_vectors.items():
+                # An erased chunk never gets a vector back: it is derived from
+                # text that no longer exists.
                 conn.execute(
-                    "UPDATE chunks SET vector = ? WHERE tenant = ? AND chunk_id = ?",
+                    "UPDATE chunks SET vector = ? WHERE tenant = ? AND chunk_id = ? AND erased = 0",
                     (np.asarray(vec, np.float32).tobytes(), tenant, chunk_id),
                 )
             for document_id, vec in routing.items():
                 conn.execute(
-                    "INSERT OR REPLACE INTO routing VALUES (?, ?, ?)",
-                    (tenant, document_id, np.asarray(vec, np.float32).tobytes()),
+                    "INSERT OR REPLACE INTO routing SELECT tenant, document_id, ? FROM documents"
+                    " WHERE tenant = ? AND document_id = ?",
+                    (np.asarray(vec, np.float32).tobytes(), tenant, document_id),
                 )
 
 
