@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import replace
 from pathlib import Path
 
 from pincite.embed.base import Embedder
@@ -186,11 +185,12 @@ class Corpus:
         tenant: str = DEFAULT_TENANT,
         k: int = 8,
         scope: Sequence[str] | None = None,
-        options: SearchOptions = SearchOptions(),
+        options: SearchOptions | None = None,
     ) -> RetrievalResult:
-        if self.embedder is None and options.mode is SearchMode.HYBRID:
-            # A corpus opened without an embedder searches what it can: BM25.
-            options = replace(options, mode=SearchMode.LEXICAL)
+        if options is None:
+            # Unless told otherwise, search with what this corpus has: hybrid
+            # with an embedder, BM25 without one.
+            options = SearchOptions(mode=SearchMode.HYBRID if self.embedder else SearchMode.LEXICAL)
         return retrieve(
             self.store,
             self.embedder,

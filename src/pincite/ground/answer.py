@@ -221,7 +221,7 @@ def answer_question(
     *,
     tenant: str,
     k: int = 6,
-    options: SearchOptions = SearchOptions(),
+    options: SearchOptions | None = None,
     support: SupportChecker | None = None,
     policy: SupportPolicy = SupportPolicy.REJECT,
     summary: str = "",
