@@ -152,13 +152,13 @@ def run_one(size: int, tenants: int, queries: int, embed_sample: int, seed: int)
         out["ingest_lexical_chunks_per_s"] = n_chunks / lex_s
         out["ingest_store_with_vectors_chunks_per_s"] = n_chunks / vec_s
         out["rss_after_ingest_mb"] = _peak_mb()
+        del docs
 
         store = SQLiteStore(Path(tmp) / "vectors.db")
-        texts = _chunk_texts(store)
         from pincite.embed.default import default_embedder
 
         real = default_embedder(threads=1)
-        sample = [t for _, _, t in texts[:embed_sample]]
+        sample = [t for _, _, t in _chunk_texts(store, embed_sample)]
         real.embed_documents(sample[:8])  # load the model outside the timing
         start = time.perf_counter()
         real.embed_documents(sample)
@@ -185,7 +185,7 @@ def run_one(size: int, tenants: int, queries: int, embed_sample: int, seed: int)
         out["latency_ms"] = _latencies(store, Precomputed(vectors), asked)
         out["lexical_channel_k100_ms"] = _lexical_channel(store, asked)
         out["rss_after_queries_mb"] = _peak_mb()
-        out["bm25s"] = _bm25s(texts, asked)
+        out["bm25s"] = _bm25s(_chunk_texts(store), asked)
         out["bm25s"]["ratio_pincite_over_bm25s_p50"] = (
             out["lexical_channel_k100_ms"]["p50"] / out["bm25s"]["query_k100_ms"]["p50"]
         )
@@ -194,9 +194,11 @@ def run_one(size: int, tenants: int, queries: int, embed_sample: int, seed: int)
     return out
 
 
-def _chunk_texts(store: SQLiteStore) -> list[tuple[int, str, str]]:
-    """(rowid, tenant, embed_text) of every indexed chunk, in rowid order."""
-    rows = store._query("SELECT rowid, tenant, embed_text FROM chunks ORDER BY rowid")
+def _chunk_texts(store: SQLiteStore, limit: int = -1) -> list[tuple[int, str, str]]:
+    """(rowid, tenant, embed_text) of the indexed chunks (all by default), in rowid order."""
+    rows = store._query(
+        "SELECT rowid, tenant, embed_text FROM chunks ORDER BY rowid LIMIT ?", (limit,)
+    )
     return [(r[0], r[1], r[2]) for r in rows]
 
 

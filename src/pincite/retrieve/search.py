@@ -201,6 +201,13 @@ def _dense_top(
     pool: int,
     allowed: set[str] | None,
 ) -> list[tuple[str, float]]:
+    search_dense = getattr(store, "search_dense", None)
+    if search_dense is not None:
+        # A server store searches its own vector index (pgvector HNSW) instead
+        # of shipping the tenant's whole matrix to this process.
+        documents = sorted(allowed) if allowed is not None else None
+        found: list[tuple[str, float]] = search_dense(tenant, qv, pool, documents)
+        return found
     index = store.dense_index(tenant)
     if not index.chunk_ids:
         return []
