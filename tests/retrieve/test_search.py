@@ -92,7 +92,7 @@ def test_another_tenants_best_match_is_never_returned(
 
 
 def test_tenant_token_in_the_question_does_not_cross_tenants(corpus: Corpus) -> None:
-    from pincite.store.sqlite.store import tenant_key
+    from pincite.store.sqlite.fts import tenant_key
 
     corpus.ingest_text(SECRET, uri="quokka", tenant="rival")
     corpus.ingest_text(AURORA, uri="aurora", tenant="acme")

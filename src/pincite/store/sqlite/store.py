@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 import threading
@@ -15,28 +14,29 @@ import numpy as np
 import numpy.typing as npt
 
 from pincite.errors import ConcurrentWriteError, ConfigurationError
-from pincite.model import BBox, BoxOrigin, Chunk, Document, DocumentStatus, Version
+from pincite.model import Chunk, Document, DocumentStatus, Version
 from pincite.store.base import DenseIndex, RoutingIndex, check_version_rows
-from pincite.store.sqlite.migrations import migrate
-
-_CHUNK_COLUMNS = (
-    'chunk_id, tenant, document_id, content_hash, ordinal, start, "end", text, embed_text, '
-    "section, pages, page_label, bboxes, time_range, erased"
+from pincite.store.sqlite.fts import (
+    add_current_to_fts,
+    blank_ranges,
+    doc_key,
+    drop_from_indexes,
+    reinstate,
+    tenant_key,
 )
-_EMPTY = np.zeros((0, 0), dtype=np.float32)
+from pincite.store.sqlite.migrations import migrate
+from pincite.store.sqlite.rows import (
+    CHUNK_COLUMNS,
+    batches,
+    chunk_values,
+    read_chunk,
+    read_document,
+    read_version,
+)
+from pincite.store.sqlite.search import SQLiteSearch
 
 
-def tenant_key(tenant: str) -> str:
-    """The single FTS token standing for a tenant: hex only, so no tokenizer splits it."""
-    return "t" + hashlib.sha256(tenant.encode("utf-8")).hexdigest()[:24]
-
-
-def doc_key(document_id: str) -> str:
-    """The FTS token standing for a document (its UUID's hex digits)."""
-    return "d" + document_id.replace("-", "")
-
-
-class SQLiteStore:
+class SQLiteStore(SQLiteSearch):
     """Store of record and search engine in one SQLite file (``:memory:`` for tests)."""
 
     def __init__(self, path: str | Path) -> None:
@@ -117,26 +117,28 @@ class SQLiteStore:
                 (tenant, document_id),
             )
         elif uri is not None:
-            rows = self._query("SELECT * FROM documents WHERE tenant = ? AND uri = ?", (tenant, uri))
+            rows = self._query(
+                "SELECT * FROM documents WHERE tenant = ? AND uri = ?", (tenant, uri)
+            )
         else:
             raise ValueError("find_document needs document_id or uri")
-        return _document(rows[0]) if rows else None
+        return read_document(rows[0]) if rows else None
 
     def list_documents(self, tenant: str) -> list[Document]:
         rows = self._query(
             "SELECT * FROM documents WHERE tenant = ? ORDER BY created_at, uri", (tenant,)
         )
-        return [_document(r) for r in rows]
+        return [read_document(r) for r in rows]
 
     def documents_by_id(self, tenant: str, document_ids: Sequence[str]) -> dict[str, Document]:
         out: dict[str, Document] = {}
-        for batch in _batches(list(dict.fromkeys(document_ids))):
+        for batch in batches(list(dict.fromkeys(document_ids))):
             marks = ",".join("?" * len(batch))
             rows = self._query(
                 f"SELECT * FROM documents WHERE tenant = ? AND document_id IN ({marks})",
                 (tenant, *batch),
             )
-            out.update((r[1], _document(r)) for r in rows)
+            out.update((r[1], read_document(r)) for r in rows)
         return out
 
     def current_hash(self, tenant: str, document_id: str) -> str | None:
@@ -211,12 +213,13 @@ class SQLiteStore:
                     " WHERE tenant = ? AND document_id = ? AND superseded_by IS NULL",
                     (version.content_hash, tenant, document.document_id),
                 )
-                _drop_from_indexes(conn, tenant, document.document_id)
-            if _reinstate(conn, document, version.content_hash):
+                drop_from_indexes(conn, tenant, document.document_id)
+            if reinstate(conn, document, version.content_hash):
                 self._write_routing(conn, document, routing_vector)
                 return
             seq = conn.execute(
-                "SELECT COALESCE(MAX(seq), 0) + 1 FROM versions WHERE tenant = ? AND document_id = ?",
+                "SELECT COALESCE(MAX(seq), 0) + 1 FROM versions"
+                " WHERE tenant = ? AND document_id = ?",
                 (tenant, document.document_id),
             ).fetchone()[0]
             conn.execute(
@@ -240,9 +243,9 @@ class SQLiteStore:
             for i, chunk in enumerate(chunks):
                 blob = None if vectors is None else np.asarray(vectors[i], np.float32).tobytes()
                 cur = conn.execute(
-                    f"INSERT INTO chunks ({_CHUNK_COLUMNS}, vector)"
+                    f"INSERT INTO chunks ({CHUNK_COLUMNS}, vector)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (*_chunk_row(chunk), blob),
+                    (*chunk_values(chunk), blob),
                 )
                 if live and not chunk.erased:
                     conn.execute(
@@ -277,7 +280,7 @@ class SQLiteStore:
             "SELECT * FROM versions WHERE tenant = ? AND document_id = ? ORDER BY seq",
             (tenant, document_id),
         )
-        return [_version(r) for r in rows]
+        return [read_version(r) for r in rows]
 
     def version(self, tenant: str, document_id: str, hash16: str) -> Version | None:
         if len(hash16) != 16 or not all(c in "0123456789abcdef" for c in hash16):
@@ -287,30 +290,30 @@ class SQLiteStore:
             " AND content_hash >= ? AND content_hash < ?",
             (tenant, document_id, hash16, hash16 + "g"),
         )
-        return _version(rows[0]) if len(rows) == 1 else None
+        return read_version(rows[0]) if len(rows) == 1 else None
 
     # -- chunks -----------------------------------------------------------
 
     def chunks(self, tenant: str, document_id: str, content_hash: str) -> list[Chunk]:
         rows = self._query(
-            f"SELECT {_CHUNK_COLUMNS} FROM chunks WHERE tenant = ? AND document_id = ?"
+            f"SELECT {CHUNK_COLUMNS} FROM chunks WHERE tenant = ? AND document_id = ?"
             " AND content_hash = ? ORDER BY ordinal",
             (tenant, document_id, content_hash),
         )
-        return [_chunk(r) for r in rows]
+        return [read_chunk(r) for r in rows]
 
     def chunk(self, tenant: str, chunk_id: str) -> Chunk | None:
         return self.chunks_by_id(tenant, [chunk_id]).get(chunk_id)
 
     def chunks_by_id(self, tenant: str, chunk_ids: Sequence[str]) -> dict[str, Chunk]:
         out: dict[str, Chunk] = {}
-        for batch in _batches(list(dict.fromkeys(chunk_ids))):
+        for batch in batches(list(dict.fromkeys(chunk_ids))):
             marks = ",".join("?" * len(batch))
             rows = self._query(
-                f"SELECT {_CHUNK_COLUMNS} FROM chunks WHERE tenant = ? AND chunk_id IN ({marks})",
+                f"SELECT {CHUNK_COLUMNS} FROM chunks WHERE tenant = ? AND chunk_id IN ({marks})",
                 (tenant, *batch),
             )
-            out.update((r[0], _chunk(r)) for r in rows)
+            out.update((r[0], read_chunk(r)) for r in rows)
         return out
 
     # -- lifecycle ----------------------------------------------------------
@@ -324,15 +327,15 @@ class SQLiteStore:
             # The routing row stays: routing_index() reads live documents only,
             # and a restored document needs its vector back without re-embedding.
             if cur.rowcount and status is DocumentStatus.DELETED:
-                _drop_from_indexes(conn, tenant, document_id)
+                drop_from_indexes(conn, tenant, document_id)
             elif cur.rowcount:
-                _drop_from_indexes(conn, tenant, document_id)
-                _add_current_to_fts(conn, tenant, document_id)
+                drop_from_indexes(conn, tenant, document_id)
+                add_current_to_fts(conn, tenant, document_id)
             return cur.rowcount > 0
 
     def purge(self, tenant: str, document_id: str) -> bool:
         with self._write() as conn:
-            _drop_from_indexes(conn, tenant, document_id)
+            drop_from_indexes(conn, tenant, document_id)
             args = (tenant, document_id)
             conn.execute("DELETE FROM chunks WHERE tenant = ? AND document_id = ?", args)
             conn.execute("DELETE FROM versions WHERE tenant = ? AND document_id = ?", args)
@@ -343,7 +346,7 @@ class SQLiteStore:
     def erase(self, tenant: str, document_id: str, chunk_id: str | None = None) -> int:
         with self._write() as conn:
             sql = (
-                "SELECT rowid, content_hash, start, \"end\" FROM chunks"
+                'SELECT rowid, content_hash, start, "end" FROM chunks'
                 " WHERE tenant = ? AND document_id = ? AND erased = 0"
             )
             params: tuple[str, ...] = (tenant, document_id)
@@ -362,254 +365,13 @@ class SQLiteStore:
                 by_version.setdefault(chash, []).append((start, end))
             if chunk_id is None:
                 # Whole-document erasure also blanks text that no chunk covered.
-                for (chash, length) in conn.execute(
+                for chash, length in conn.execute(
                     "SELECT content_hash, length(text) FROM versions"
                     " WHERE tenant = ? AND document_id = ?",
                     (tenant, document_id),
                 ).fetchall():
                     by_version[chash] = [(0, length)]
-                conn.execute(
-                    "DELETE FROM routing WHERE tenant = ? AND document_id = ?", params
-                )
+                conn.execute("DELETE FROM routing WHERE tenant = ? AND document_id = ?", params)
             for chash, ranges in by_version.items():
-                _blank_ranges(conn, tenant, document_id, chash, ranges)
+                blank_ranges(conn, tenant, document_id, chash, ranges)
             return len(targets)
-
-    # -- search -------------------------------------------------------------
-
-    def search_lexical(
-        self,
-        tenant: str,
-        terms: Sequence[str],
-        k: int,
-        documents: Sequence[str] | None = None,
-    ) -> list[tuple[str, float]]:
-        if not terms or k <= 0:
-            return []
-        # Terms reach FTS5 only as double-quoted strings (quotes doubled), so
-        # nothing in a question can be read as FTS5 syntax. Tenant and document
-        # scope are filters inside the MATCH itself, so FTS5 can rank with its
-        # own ORDER BY rank LIMIT path instead of filtering after a JOIN.
-        body = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
-        match = f'tenant_key : "{tenant_key(tenant)}" AND body : ({body})'
-        if documents is not None:
-            if not documents:
-                return []
-            match += " AND doc_key : (" + " OR ".join(doc_key(d) for d in documents) + ")"
-        rows = self._query(
-            "SELECT c.chunk_id, -s.rank FROM (SELECT rowid, rank FROM chunks_fts"
-            " WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?) AS s"
-            " JOIN chunks AS c ON c.rowid = s.rowid WHERE c.tenant = ? ORDER BY s.rank",
-            (match, k, tenant),
-        )
-        return [(r[0], float(r[1])) for r in rows]
-
-    def dense_index(self, tenant: str) -> DenseIndex:
-        with self._lock:
-            self._refresh_caches()
-            cached = self._dense.get(tenant)
-            if cached is not None:
-                return cached
-            rows = self._conn.execute(
-                "SELECT c.chunk_id, c.document_id, c.vector FROM chunks AS c"
-                " JOIN documents AS d ON d.tenant = c.tenant AND d.document_id = c.document_id"
-                " WHERE c.tenant = ? AND c.content_hash = d.current_hash AND d.status = 'live'"
-                " AND c.erased = 0 AND c.vector IS NOT NULL ORDER BY c.rowid",
-                (tenant,),
-            ).fetchall()
-            index = DenseIndex(
-                tuple(r[0] for r in rows),
-                tuple(r[1] for r in rows),
-                _stack([r[2] for r in rows]),
-            )
-            self._dense[tenant] = index
-            return index
-
-    def routing_index(self, tenant: str) -> RoutingIndex:
-        with self._lock:
-            self._refresh_caches()
-            cached = self._routing.get(tenant)
-            if cached is not None:
-                return cached
-            rows = self._conn.execute(
-                "SELECT r.document_id, r.vector FROM routing AS r JOIN documents AS d"
-                " ON d.tenant = r.tenant AND d.document_id = r.document_id"
-                " WHERE r.tenant = ? AND d.status = 'live' ORDER BY r.document_id",
-                (tenant,),
-            ).fetchall()
-            index = RoutingIndex(tuple(r[0] for r in rows), _stack([r[1] for r in rows]))
-            self._routing[tenant] = index
-            return index
-
-    def replace_vectors(
-        self,
-        tenant: str,
-        chunk_vectors: dict[str, npt.NDArray[np.float32]],
-        routing: dict[str, npt.NDArray[np.float32]],
-    ) -> None:
-        with self._write() as conn:
-            for chunk_id, vec in chunk_vectors.items():
-                # An erased chunk never gets a vector back: it is derived from
-                # text that no longer exists.
-                conn.execute(
-                    "UPDATE chunks SET vector = ? WHERE tenant = ? AND chunk_id = ? AND erased = 0",
-                    (np.asarray(vec, np.float32).tobytes(), tenant, chunk_id),
-                )
-            for document_id, vec in routing.items():
-                conn.execute(
-                    "INSERT OR REPLACE INTO routing SELECT tenant, document_id, ? FROM documents"
-                    " WHERE tenant = ? AND document_id = ?",
-                    (np.asarray(vec, np.float32).tobytes(), tenant, document_id),
-                )
-
-
-# -- row mapping --------------------------------------------------------------
-
-
-def _document(r: Any) -> Document:
-    return Document(
-        tenant=r[0],
-        document_id=r[1],
-        uri=r[2],
-        title=r[3],
-        status=DocumentStatus(r[4]),
-        published_at=r[5],
-        metadata=json.loads(r[6]),
-        created_at=r[7],
-    )
-
-
-def _version(r: Any) -> Version:
-    return Version(
-        tenant=r[0],
-        document_id=r[1],
-        content_hash=r[2],
-        text=r[4],
-        parser=r[5],
-        chunker=r[6],
-        created_at=r[7],
-        page_count=r[8],
-        superseded_by=r[9],
-        erased_ranges=tuple((int(a), int(b)) for a, b in json.loads(r[10])),
-    )
-
-
-def _chunk_row(c: Chunk) -> tuple[Any, ...]:
-    return (
-        c.chunk_id,
-        c.tenant,
-        c.document_id,
-        c.content_hash,
-        c.ordinal,
-        c.start,
-        c.end,
-        c.text,
-        c.embed_text,
-        json.dumps(list(c.section)),
-        json.dumps(list(c.pages)),
-        c.page_label,
-        json.dumps([[b.page, b.x0, b.y0, b.x1, b.y1, b.origin.value] for b in c.bboxes]),
-        None if c.time_range is None else json.dumps(list(c.time_range)),
-        int(c.erased),
-    )
-
-
-def _chunk(r: Any) -> Chunk:
-    time_range = json.loads(r[13]) if r[13] else None
-    return Chunk(
-        chunk_id=r[0],
-        tenant=r[1],
-        document_id=r[2],
-        content_hash=r[3],
-        ordinal=r[4],
-        start=r[5],
-        end=r[6],
-        text=r[7],
-        embed_text=r[8],
-        section=tuple(json.loads(r[9])),
-        pages=tuple(json.loads(r[10])),
-        page_label=r[11],
-        bboxes=tuple(
-            BBox(b[0], b[1], b[2], b[3], b[4], BoxOrigin(b[5])) for b in json.loads(r[12])
-        ),
-        time_range=None if time_range is None else (time_range[0], time_range[1]),
-        erased=bool(r[14]),
-    )
-
-
-def _reinstate(conn: sqlite3.Connection, document: Document, content_hash: str) -> bool:
-    """Make an earlier stored version current again (an edit undone: v1 → v2 → v1).
-
-    Its chunks, ids and vectors are reused, so citations made against it while
-    it was first current keep resolving to the same passages.
-    """
-    key = (document.tenant, document.document_id, content_hash)
-    found = conn.execute(
-        "SELECT 1 FROM versions WHERE tenant = ? AND document_id = ? AND content_hash = ?", key
-    ).fetchone()
-    if found is None:
-        return False
-    conn.execute(
-        "UPDATE versions SET superseded_by = NULL"
-        " WHERE tenant = ? AND document_id = ? AND content_hash = ?",
-        key,
-    )
-    if document.status is DocumentStatus.LIVE:
-        _add_current_to_fts(conn, document.tenant, document.document_id)
-    return True
-
-
-def _drop_from_indexes(conn: sqlite3.Connection, tenant: str, document_id: str) -> None:
-    conn.execute(
-        "DELETE FROM chunks_fts WHERE rowid IN"
-        " (SELECT rowid FROM chunks WHERE tenant = ? AND document_id = ?)",
-        (tenant, document_id),
-    )
-
-
-def _add_current_to_fts(conn: sqlite3.Connection, tenant: str, document_id: str) -> None:
-    """Index the current version's unerased chunks (a restored document)."""
-    conn.execute(
-        "INSERT INTO chunks_fts (rowid, tenant_key, doc_key, body)"
-        " SELECT c.rowid, ?, ?, c.embed_text FROM chunks AS c JOIN documents AS d"
-        " ON d.tenant = c.tenant AND d.document_id = c.document_id"
-        " WHERE c.tenant = ? AND c.document_id = ? AND c.content_hash = d.current_hash"
-        " AND c.erased = 0",
-        (tenant_key(tenant), doc_key(document_id), tenant, document_id),
-    )
-
-
-def _blank_ranges(
-    conn: sqlite3.Connection,
-    tenant: str,
-    document_id: str,
-    content_hash: str,
-    ranges: list[tuple[int, int]],
-) -> None:
-    row = conn.execute(
-        "SELECT text, erased FROM versions WHERE tenant = ? AND document_id = ?"
-        " AND content_hash = ?",
-        (tenant, document_id, content_hash),
-    ).fetchone()
-    if row is None:
-        return
-    text, erased = row[0], [tuple(x) for x in json.loads(row[1])]
-    for start, end in ranges:
-        text = text[:start] + " " * (end - start) + text[end:]
-        erased.append((start, end))
-    conn.execute(
-        "UPDATE versions SET text = ?, erased = ? WHERE tenant = ? AND document_id = ?"
-        " AND content_hash = ?",
-        (text, json.dumps(sorted(set(erased))), tenant, document_id, content_hash),
-    )
-
-
-def _stack(blobs: list[bytes]) -> npt.NDArray[np.float32]:
-    if not blobs:
-        return _EMPTY
-    return np.vstack([np.frombuffer(b, dtype=np.float32) for b in blobs])
-
-
-def _batches(items: list[str], size: int = 500) -> Iterator[list[str]]:
-    for i in range(0, len(items), size):
-        yield items[i : i + size]
