@@ -11,9 +11,9 @@ checker's embedding cache never helps: this is the cold cost.
 from __future__ import annotations
 
 import argparse
-import os
 import gzip
 import json
+import os
 import random
 import statistics
 import sys
@@ -42,7 +42,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--claims", type=int, default=200)
     parser.add_argument(
-        "--threads", type=int, default=os.cpu_count() or 1,
+        "--threads",
+        type=int,
+        default=os.cpu_count() or 1,
         help="embedder threads (default: every core, as `pincite.open` uses)",
     )
     parser.add_argument("--data", type=Path, default=Path(__file__).parents[2] / "shared" / "data")

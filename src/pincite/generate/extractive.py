@@ -186,9 +186,7 @@ class ExtractiveGenerator:
         # sentence made only of the question's words ("more on the four
         # categories is below") is a pointer, not an answer.
         q_set = set(q)
-        novelty = [
-            min(1.0, len(toks - q_set) / self.config.novel_words) for *_, toks in pool
-        ]
+        novelty = [min(1.0, len(toks - q_set) / self.config.novel_words) for *_, toks in pool]
         coverage = [
             c * (1 - self.config.novelty_weight + self.config.novelty_weight * n)
             for c, n in zip(coverage, novelty, strict=True)
