@@ -18,10 +18,9 @@ import numpy as np
 from pincite.embed.base import Embedder
 from pincite.errors import PinciteError
 from pincite.eval.beir import BeirDoc
-from pincite.ingest.chunk import CHUNKER, chunk, embed_text
 from pincite.ingest.parse import parse_bytes
-from pincite.ingest.pipeline import now
-from pincite.model import Chunk, Document, DocumentStatus, Version, content_hash
+from pincite.ingest.pipeline import now, version_rows
+from pincite.model import Chunk, Document, DocumentStatus, Version
 from pincite.retrieve.route import routing_text
 from pincite.store.base import Store
 
@@ -98,35 +97,7 @@ def _prepare(doc: BeirDoc, tenant: str) -> tuple[Document, Version, list[Chunk]]
         return None  # no text: nothing to retrieve (Cranfield has two such records)
     title = doc.title.strip() or parsed.title or doc.id
     created = now()
-    chash = content_hash(parsed.text)
     document_id = str(uuid.uuid4())
     document = Document(document_id, tenant, doc.id, title, DocumentStatus.LIVE, created_at=created)
-    version = Version(
-        document_id,
-        tenant,
-        chash,
-        parsed.text,
-        parsed.parser,
-        CHUNKER,
-        created,
-        parsed.page_count,
-    )
-    chunks = [
-        Chunk(
-            chunk_id=str(uuid.uuid4()),
-            tenant=tenant,
-            document_id=document_id,
-            content_hash=chash,
-            ordinal=d.ordinal,
-            start=d.start,
-            end=d.end,
-            text=parsed.text[d.start : d.end],
-            embed_text=embed_text(title, d.section, parsed.text[d.start : d.end]),
-            section=d.section,
-            pages=d.pages,
-            page_label=d.page_label,
-            bboxes=d.bboxes,
-        )
-        for d in chunk(parsed)
-    ]
+    version, chunks = version_rows(document, parsed, created)
     return document, version, chunks

@@ -106,34 +106,7 @@ def store_parsed(
         metadata=metadata or (dict(existing.metadata) if existing else {}),
         created_at=existing.created_at if existing else created,
     )
-    version = Version(
-        document_id=document_id,
-        tenant=tenant,
-        content_hash=chash,
-        text=parsed.text,
-        parser=parsed.parser,
-        chunker=CHUNKER,
-        created_at=created,
-        page_count=parsed.page_count,
-    )
-    chunks = [
-        Chunk(
-            chunk_id=str(uuid.uuid4()),
-            tenant=tenant,
-            document_id=document_id,
-            content_hash=chash,
-            ordinal=d.ordinal,
-            start=d.start,
-            end=d.end,
-            text=parsed.text[d.start : d.end],
-            embed_text=embed_text(doc_title, d.section, parsed.text[d.start : d.end]),
-            section=d.section,
-            pages=d.pages,
-            page_label=d.page_label,
-            bboxes=d.bboxes,
-        )
-        for d in chunk(parsed)
-    ]
+    version, chunks = version_rows(document, parsed, created)
     vectors: npt.NDArray[np.float32] | None = None
     routing: npt.NDArray[np.float32] | None = None
     if existing is not None and store.version(tenant, document_id, chash[:16]) is not None:
@@ -149,6 +122,46 @@ def store_parsed(
     store.write_version(document, version, chunks, vectors, routing, expected_current=current)
     status = IngestStatus.UPDATED if existing is not None else IngestStatus.NEW
     return IngestReport(source, status, document_id, chash[:16], len(chunks), parsed.warnings)
+
+
+def version_rows(
+    document: Document, parsed: ParsedDocument, created_at: str
+) -> tuple[Version, list[Chunk]]:
+    """The version of ``document`` holding ``parsed`` and its chunks, ready to store.
+
+    Every chunk's text is its exact span of the canonical text; its
+    ``embed_text`` carries the title and heading path for indexing.
+    """
+    chash = content_hash(parsed.text)
+    version = Version(
+        document_id=document.document_id,
+        tenant=document.tenant,
+        content_hash=chash,
+        text=parsed.text,
+        parser=parsed.parser,
+        chunker=CHUNKER,
+        created_at=created_at,
+        page_count=parsed.page_count,
+    )
+    chunks = [
+        Chunk(
+            chunk_id=str(uuid.uuid4()),
+            tenant=document.tenant,
+            document_id=document.document_id,
+            content_hash=chash,
+            ordinal=d.ordinal,
+            start=d.start,
+            end=d.end,
+            text=parsed.text[d.start : d.end],
+            embed_text=embed_text(document.title, d.section, parsed.text[d.start : d.end]),
+            section=d.section,
+            pages=d.pages,
+            page_label=d.page_label,
+            bboxes=d.bboxes,
+        )
+        for d in chunk(parsed)
+    ]
+    return version, chunks
 
 
 def failed(source: str, exc: PinciteError) -> IngestReport:
