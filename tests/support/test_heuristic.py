@@ -103,9 +103,10 @@ def test_embeddings_are_cached_across_claims(fake_embedder: FakeEmbedder) -> Non
     checker = HeuristicSupportChecker(fake_embedder)
     claim = "Toby Keith recorded Should've Been a Cowboy."
     checker.check(claim, [passage(SONG)])
+    first = len(fake_embedder.calls)
     checker.check(claim, [passage(SONG)])
-    assert len(fake_embedder.calls) == 1
-    assert fake_embedder.calls[0][0] == claim
+    assert first >= 1 and len(fake_embedder.calls) == first  # nothing embedded twice
+    assert [claim] in [list(call) for call in fake_embedder.calls]
 
 
 def test_lexical_baseline_scores_recall_in_the_best_sentence() -> None:

@@ -18,6 +18,7 @@ import math
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -89,6 +90,10 @@ THRESHOLDS_LEXICAL = Thresholds(partial=0.153, supported=0.489)
 BASELINE_THRESHOLDS = Thresholds(partial=0.069, supported=0.432)
 
 _CACHE_SIZE = 4096
+# The claim is embedded on this pool while the lexical analysis and the best
+# sentence's embedding run on the caller's thread; onnxruntime releases the GIL
+# while a model runs, so on two cores the two overlap for real.
+_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="pincite-support")
 
 
 class HeuristicSupportChecker:
@@ -143,16 +148,24 @@ class HeuristicSupportChecker:
     def check(self, claim: str, passages: Sequence[SupportPassage]) -> SupportResult:
         if not passages:
             return SupportResult(Verdict.UNSUPPORTED, 0.0, reasons=("no passage is cited",))
+        claim_vector = _POOL.submit(self._embed, [claim]) if self.embedder is not None else None
         analysis = analyse(claim, [p.text for p in passages])
         if not analysis.claim_terms:
             return SupportResult(
                 Verdict.UNSUPPORTED, 0.0, reasons=("the claim has no content words to check",)
             )
         pool = analysis.indexes()
-        best, cover, x = self._judge(claim, passages, analysis, pool, embed=True)
+        # Lexical per-passage judgements first: they overlap the claim's embedding.
+        per_passage: tuple[PassageSupport, ...] = ()
+        if len(passages) > 1:
+            per_passage = tuple(
+                self._judge_passage(claim, passages, analysis, p) for p in range(len(passages))
+            )
+        best, cover, x = self._judge(
+            claim, passages, analysis, pool, embed=True, claim_vector=claim_vector
+        )
         score = _score(self.weights, x)
         verdict = _veto(self.thresholds.verdict(score), x)
-        per_passage: tuple[PassageSupport, ...]
         if len(passages) == 1:
             per_passage = (
                 PassageSupport(
@@ -161,10 +174,6 @@ class HeuristicSupportChecker:
                     score,
                     _sentence_ids(passages, analysis, cover),
                 ),
-            )
-        else:
-            per_passage = tuple(
-                self._judge_passage(claim, passages, analysis, p) for p in range(len(passages))
             )
         shown = cover or (list(best.sentences) if best else [])
         return SupportResult(
@@ -190,6 +199,7 @@ class HeuristicSupportChecker:
         pool: list[int],
         *,
         embed: bool,
+        claim_vector: Future[Vectors] | None = None,
     ) -> tuple[Window | None, list[int], list[float]]:
         ranked = windows(analysis, pool, 1)
         best = ranked[0] if ranked else None
@@ -199,7 +209,7 @@ class HeuristicSupportChecker:
             # Single sentences only: the model's cost grows with tokens, and the
             # claim plus one sentence is what fits the 20 ms budget.
             singles = windows(analysis, pool, self.embed_top_k, pairs=False)
-            cosine = self._cosine(claim, passages, analysis, singles)
+            cosine = self._cosine(claim, passages, analysis, singles, claim_vector)
         return best, cover, feature_vector(analysis, pool, best, cover, cosine)
 
     def _judge_passage(
@@ -220,10 +230,11 @@ class HeuristicSupportChecker:
         passages: Sequence[SupportPassage],
         analysis: Analysis,
         ranked: list[Window],
+        claim_vector: Future[Vectors] | None = None,
     ) -> float:
         if self.embedder is None:
             return 0.0
-        texts = [claim]
+        texts = []
         for window in ranked:
             first, last = (
                 analysis.sentences[window.sentences[0]],
@@ -231,7 +242,8 @@ class HeuristicSupportChecker:
             )
             texts.append(passages[first.passage].text[first.start : last.end])
         vectors = self._embed(texts)
-        return float(np.max(vectors[1:] @ vectors[0]))
+        claim_vec = (claim_vector.result() if claim_vector else self._embed([claim]))[0]
+        return float(np.max(np.einsum("ij,j->i", vectors, claim_vec)))
 
     def _embed(self, texts: list[str]) -> Vectors:
         assert self.embedder is not None
