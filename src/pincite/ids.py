@@ -28,9 +28,6 @@ _CHUNK_RE = re.compile(rf"\Aev1:c:(?P<doc>{_UUID}):(?P<h>{_HASH16}):(?P<chunk>{_
 _SPAN_RE = re.compile(
     rf"\Aev1:s:(?P<doc>{_UUID}):(?P<h>{_HASH16}):(?P<start>{_OFFSET})-(?P<end>{_OFFSET})\Z"
 )
-# Loose pattern for finding candidate ids inside free text; each match is then
-# decoded strictly, so a near-miss is reported as malformed rather than ignored.
-ID_IN_TEXT = re.compile(r"ev1:[A-Za-z0-9:\-_+ ]*?(?=[\s\]\)\}>,;\"'`]|$|\.(?:\s|$))")
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -295,7 +294,3 @@ def _conflicts(generation: Generation, retrieved: Retrieved) -> tuple[ConflictNo
         ConflictNote(c.description, tuple(citations_from(retrieved, c.excerpt_numbers)))
         for c in generation.conflicts
     )
-
-
-def claims_sources(answer: CitedAnswer) -> Sequence[tuple[Claim, list[Citation]]]:
-    return [(c, answer.sources(c)) for c in answer.claims]
