@@ -8,7 +8,7 @@ search: fusion, dedup and grounding live in pure functions above them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -52,6 +52,22 @@ def check_version_rows(document: Document, version: Version, chunks: Sequence[Ch
             raise ValueError(f"chunk {c.chunk_id} belongs to another version, document or tenant")
         if not c.erased and c.text != version.text[c.start : c.end]:
             raise ValueError(f"chunk {c.chunk_id} text is not its span of the version text")
+
+
+def blank_text(
+    text: str, erased: Iterable[tuple[int, int]], ranges: Iterable[tuple[int, int]]
+) -> tuple[str, list[tuple[int, int]]]:
+    """Erase ``ranges`` of a version's text: the one rule every store applies.
+
+    Characters become spaces, so the text keeps its length and every other
+    offset stays valid; the erased ranges (old and new) come back sorted and
+    deduplicated. The content hash still names the original text.
+    """
+    spans = {(int(a), int(b)) for a, b in erased}
+    for start, end in ranges:
+        text = text[:start] + " " * (end - start) + text[end:]
+        spans.add((start, end))
+    return text, sorted(spans)
 
 
 class Store(Protocol):

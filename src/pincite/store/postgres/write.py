@@ -17,7 +17,7 @@ from psycopg.types.json import Jsonb
 
 from pincite.errors import ConcurrentWriteError
 from pincite.model import Chunk, Document, DocumentStatus, Version
-from pincite.store.base import check_version_rows
+from pincite.store.base import blank_text, check_version_rows
 from pincite.store.postgres import rows
 from pincite.store.postgres.index import Delta, index, unindex
 
@@ -205,15 +205,11 @@ def _blank(
     ).fetchone()
     if row is None:
         return
-    text: str = row[0]
-    erased = {(int(a), int(b)) for a, b in row[1]}
-    for start, end in ranges:
-        text = text[:start] + " " * (end - start) + text[end:]
-        erased.add((start, end))
+    text, erased = blank_text(row[0], row[1], ranges)
     cur.execute(
         "UPDATE versions SET text = %s, erased = %s WHERE tenant = %s AND document_id = %s"
         " AND content_hash = %s",
-        (text, Jsonb(sorted(erased)), *key),
+        (text, Jsonb(erased), *key),
     )
 
 

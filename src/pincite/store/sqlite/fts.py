@@ -11,6 +11,7 @@ import json
 import sqlite3
 
 from pincite.model import Document, DocumentStatus
+from pincite.store.base import blank_text
 
 
 def tenant_key(tenant: str) -> str:
@@ -79,12 +80,9 @@ def blank_ranges(
     ).fetchone()
     if row is None:
         return
-    text, erased = row[0], [tuple(x) for x in json.loads(row[1])]
-    for start, end in ranges:
-        text = text[:start] + " " * (end - start) + text[end:]
-        erased.append((start, end))
+    text, erased = blank_text(row[0], json.loads(row[1]), ranges)
     conn.execute(
         "UPDATE versions SET text = ?, erased = ? WHERE tenant = ? AND document_id = ?"
         " AND content_hash = ?",
-        (text, json.dumps(sorted(set(erased))), tenant, document_id, content_hash),
+        (text, json.dumps(erased), tenant, document_id, content_hash),
     )
