@@ -5,7 +5,7 @@ characters (SciFact abstracts, the claim's own cited abstract first), with the
 default embedder on every core (``--threads``). Passages differ from claim to claim, so the
 checker's embedding cache never helps: this is the cold cost.
 
-    .venv/bin/python benchmarks/support_speed.py [--claims 200] [--data ../shared/data]
+    .venv/bin/python benchmarks/support_speed.py [--claims 200] [--embed-words N|none]
 """
 
 from __future__ import annotations
@@ -23,7 +23,11 @@ from pathlib import Path
 from pincite.embed.default import default_embedder
 from pincite.ids import encode_chunk
 from pincite.support.base import SupportPassage
-from pincite.support.heuristic import HeuristicSupportChecker, LexicalOverlapChecker
+from pincite.support.heuristic import (
+    EMBED_WORDS,
+    HeuristicSupportChecker,
+    LexicalOverlapChecker,
+)
 from pincite.support.scoring import clear_caches
 
 _DOC = "00000000-0000-4000-8000-000000000000"
@@ -47,8 +51,15 @@ def main() -> int:
         default=os.cpu_count() or 1,
         help="embedder threads (default: every core, as `pincite.open` uses)",
     )
+    parser.add_argument(
+        "--embed-words",
+        default=str(EMBED_WORDS),
+        help="words of the best sentence the model sees; 'none' for whole sentences "
+        f"(default: {EMBED_WORDS}, the checker's default)",
+    )
     parser.add_argument("--data", type=Path, default=Path(__file__).parents[2] / "shared" / "data")
     args = parser.parse_args()
+    embed_words = None if args.embed_words.lower() == "none" else int(args.embed_words)
     scifact = args.data / "scifact"
     with gzip.open(scifact / "corpus.jsonl.gz", "rt", encoding="utf-8") as fh:
         corpus = {d["_id"]: d["text"] for d in map(json.loads, fh)}
@@ -64,7 +75,10 @@ def main() -> int:
     embedder = default_embedder(threads=args.threads)
     embedder.embed_query("warm up")
     for label, checker in (
-        ("heuristic + default embedder", HeuristicSupportChecker(embedder)),
+        (
+            "heuristic + default embedder",
+            HeuristicSupportChecker(embedder, embed_words=embed_words),
+        ),
         ("heuristic, lexical signals only", HeuristicSupportChecker()),
         ("lexical-overlap baseline", LexicalOverlapChecker()),
     ):

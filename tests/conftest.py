@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -7,6 +10,17 @@ import pytest
 
 import pincite
 from pincite.corpus import Corpus
+
+# Models derived at run time (pincite.embed.quantize) go to a throwaway cache,
+# not the user's home; the CLI, server and MCP subprocesses inherit it. A cache
+# the developer set already is kept, so reruns skip the derivation.
+_OWN_CACHE = "PINCITE_CACHE_DIR" not in os.environ
+os.environ.setdefault("PINCITE_CACHE_DIR", tempfile.mkdtemp(prefix="pincite-test-cache-"))
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if _OWN_CACHE:
+        shutil.rmtree(os.environ["PINCITE_CACHE_DIR"], ignore_errors=True)
 
 
 @pytest.fixture

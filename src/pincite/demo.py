@@ -14,7 +14,7 @@ from pincite.generate.extractive import ExtractiveGenerator
 from pincite.ground.answer import answer_question
 from pincite.ground.present import format_answer
 from pincite.ground.resolve import CitationResolver
-from pincite.support import HeuristicSupportChecker
+from pincite.support import support_checker_for
 
 TENANT = "demo"
 GUIDE_URI = "https://doi.org/10.6028/NIST.SP.800-46"
@@ -33,7 +33,7 @@ def run_demo(console: Console, keep: str | None = None) -> None:
         db = Path(keep) if keep else Path(tmp) / "demo.db"
         with open_corpus(db) as corpus, resources.as_file(data) as folder:
             generator = ExtractiveGenerator(corpus.embedder)
-            support = HeuristicSupportChecker(corpus.embedder)
+            support = support_checker_for(corpus.embedder)
             console.rule("[bold]1. Ingest")
             console.print("NIST SP 800-46 revision 1 (2009), and RFC 7230:")
             for name, uri in (("SP800-46r1.pdf", GUIDE_URI), ("rfc7230.pdf", None)):

@@ -30,6 +30,7 @@ from pincite.ground.answer import (
 from pincite.ground.cite import CitedAnswer, Claim, check_grounding, cite, cite_hit
 from pincite.ground.resolve import CitationResolver, MemoryRecord, citation_attributes, excerpt
 from pincite.retrieve.search import SearchMode, SearchOptions
+from pincite.support import Verdict
 
 LEXICAL = SearchOptions(mode=SearchMode.LEXICAL)
 POLICY = (
@@ -310,7 +311,8 @@ def test_conflicts_are_reported_with_each_sides_source(acme: Corpus) -> None:
     )
     gen = ScriptedGenerator(
         Generation(
-            (GeneratedClaim("Invoices are kept seven years.", (1,), "fact"),),
+            # Cites both sides: the old policy alone (five years) does not support it.
+            (GeneratedClaim("Invoices are kept seven years.", (1, 2), "fact"),),
             True,
             conflicts=(Conflict((1, 2, 40), "the policies disagree on invoice retention"),),
         )
@@ -350,3 +352,16 @@ def test_answer_path_emits_an_opentelemetry_span_without_text(acme: Corpus) -> N
     attrs = dict(span.attributes or {})
     assert attrs["pincite.citation.count"] == 1
     assert "seven" not in repr(attrs) and "invoice" not in repr(attrs).lower()
+
+
+def test_support_is_checked_even_when_no_checker_is_given(acme: Corpus) -> None:
+    """The library default fails closed too: no caller can forget the support check."""
+    wrong = claim("Customer invoices are retained for ten years.", 1)
+    rejected = answer_question(
+        acme, "invoices retained", ScriptedGenerator(wrong, wrong), tenant="acme", options=LEXICAL
+    )
+    assert rejected.refused and "do not support" in rejected.reasons[0]
+    right = claim("Customer invoices are retained for seven years.", 1)
+    ok = ask(acme, ScriptedGenerator(right))
+    assert ok.outcome is Outcome.ANSWERED
+    assert ok.support[0].verdict is Verdict.SUPPORTED

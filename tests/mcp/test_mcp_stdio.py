@@ -93,6 +93,8 @@ async def _session_run(db: Path, alpha_doc: str, beta_id: str) -> None:
         )
         assert answered["outcome"] == "answered"
         assert {c["document_id"] for c in answered["citations"]} == {alpha_doc}
+        assert answered["claims"]
+        assert all(c["support"]["verdict"] == "supported" for c in answered["claims"])
         assert "Sources:" in answered["text"] and "three" not in answered["text"]
 
         empty = await session.call_tool("search", {"query": "   "})

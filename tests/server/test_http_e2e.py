@@ -145,6 +145,9 @@ def test_answers_cite_only_the_callers_workspace_with_viewer_links(
             assert answer["outcome"] == "answered"
             cited = {c["document_id"] for c in answer["citations"]}
             assert cited == {seeded[tenant].document_id}
+            # The service checks support like the CLI does: every claim carries a verdict.
+            assert answer["claims"]
+            assert all(c["support"]["verdict"] == "supported" for c in answer["claims"])
             assert seeded[other].document_id not in r.text
             source = answer["sources"][0]
             assert (

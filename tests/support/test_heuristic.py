@@ -115,3 +115,21 @@ def test_lexical_baseline_scores_recall_in_the_best_sentence() -> None:
     assert result.score == 1.0
     assert result.verdict is Verdict.SUPPORTED
     assert len(result.sentence_ids) == 1
+
+
+def test_the_model_sees_only_the_focused_run_of_a_long_sentence(
+    fake_embedder: FakeEmbedder,
+) -> None:
+    long_sentence = (
+        "After a long and winding career in several bands across the southern states, "
+        "and many years on the road, Toby Keith recorded Should've Been a Cowboy in 1993."
+    )
+    claim = "Toby Keith recorded Should've Been a Cowboy."
+    HeuristicSupportChecker(fake_embedder, embed_words=8).check(claim, [passage(long_sentence)])
+    embedded = [t for call in fake_embedder.calls for t in call if t != claim]
+    assert embedded == ["road, Toby Keith recorded Should've Been a Cowboy"]  # earliest of the ties
+    fake_embedder.calls.clear()
+    HeuristicSupportChecker(fake_embedder, embed_words=None).check(
+        claim + " ", [passage(long_sentence)]
+    )
+    assert long_sentence in [t for call in fake_embedder.calls for t in call]

@@ -18,7 +18,7 @@ from pincite.cli.common import (
 from pincite.generate import GENERATORS, make_generator
 from pincite.ground.answer import SupportPolicy, answer_question
 from pincite.ground.present import answer_json, format_answer
-from pincite.support import HeuristicSupportChecker
+from pincite.support import support_checker_for
 
 generator_options = [
     click.option(
@@ -102,7 +102,7 @@ def ask(
             gen,
             tenant=tenant,
             k=k,
-            support=HeuristicSupportChecker(corpus.embedder),
+            support=support_checker_for(corpus.embedder),
             policy=SupportPolicy(support_policy),
         )
         if as_json:

@@ -16,7 +16,7 @@ from pincite.cli.common import (
     tenant_option,
 )
 from pincite.ground.fetch import FetchStatus
-from pincite.support import HeuristicSupportChecker, SupportPassage
+from pincite.support import SupportPassage, support_checker_for
 
 
 @click.command()
@@ -42,7 +42,7 @@ def verify(
         if unreadable:
             fail("cannot read " + ", ".join(f"{o.id} ({o.status.value})" for o in unreadable))
         passages = [SupportPassage(o.id, o.text, o.start or 0) for o in outcomes]
-        result = HeuristicSupportChecker(corpus.embedder).check(claim, passages)
+        result = support_checker_for(corpus.embedder).check(claim, passages)
     if as_json:
         print_json(
             {

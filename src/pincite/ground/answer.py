@@ -30,6 +30,7 @@ from pincite.ground.resolve import citation_attributes
 from pincite.ground.telemetry import answer_span
 from pincite.retrieve.search import SearchOptions
 from pincite.support.base import SupportChecker, SupportPassage, SupportResult, Verdict
+from pincite.support.heuristic import support_checker_for
 
 NOTHING_RELEVANT = "No passages in your documents address this."
 INSUFFICIENT = "The passages found do not answer this question."
@@ -226,7 +227,14 @@ def answer_question(
     summary: str = "",
     repair: bool = True,
 ) -> AnswerResult:
-    """Answer from the tenant's documents, or refuse. Never returns an unchecked answer."""
+    """Answer from the tenant's documents, or refuse. Never returns an unchecked answer.
+
+    Every cited claim is checked for support by ``support``, by default
+    ``support_checker_for(corpus.embedder)``; ``policy`` says whether an
+    unsupported fact rejects the answer (the default) or is only flagged.
+    """
+    if support is None:
+        support = support_checker_for(corpus.embedder)
     with answer_span() as span:
         result = corpus.retrieve(question, tenant=tenant, k=k, options=options)
         if not result.hits:
@@ -257,7 +265,7 @@ def answer_question(
                     raise GroundingError("the generator returned no claims")
                 check_grounding(answer, retrieved, store=corpus.store)
                 check_quotes(answer, retrieved)
-                verdicts = check_support(answer, retrieved, support, policy) if support else {}
+                verdicts = check_support(answer, retrieved, support, policy)
                 if verdicts:
                     answer = narrow_citations(answer, retrieved, verdicts)
                     check_grounding(answer, retrieved, store=corpus.store)

@@ -1,7 +1,7 @@
 """Claim-support verification: does a cited passage back the claim that cites it?
 
 ``HeuristicSupportChecker`` is the offline default (``default_support_checker``
-wires it to the default embedder); ``LexicalOverlapChecker`` is the baseline it
+wires it to the quantised default model); ``LexicalOverlapChecker`` is the baseline it
 is measured against; ``NLISupportChecker`` and ``JudgeSupportChecker`` are
 opt-in backends for a local NLI model and for a model-as-judge.
 """
@@ -18,6 +18,7 @@ from pincite.support.heuristic import (
     HeuristicSupportChecker,
     LexicalOverlapChecker,
     default_support_checker,
+    support_checker_for,
 )
 from pincite.support.judge import JudgeRequest, JudgeSupportChecker
 from pincite.support.nli import NLISupportChecker
@@ -35,4 +36,5 @@ __all__ = [
     "Thresholds",
     "Verdict",
     "default_support_checker",
+    "support_checker_for",
 ]

@@ -118,7 +118,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from pincite.embed.default import default_embedder
 
-    for name, (w, t) in fit_default_weights(args.data_dir, default_embedder()).items():
+    embedder = default_embedder(quantized=True)  # what default_support_checker uses
+    for name, (w, t) in fit_default_weights(args.data_dir, embedder).items():
         coef = ", ".join(f"{c:.3f}" for c in w.coef)
         print(f"WEIGHTS_{name} = LogisticWeights({w.bias:.3f}, ({coef}))")
         print(

@@ -15,10 +15,11 @@ the claim's content words found in the single best sentence.
 from __future__ import annotations
 
 import math
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -38,6 +39,7 @@ from pincite.support.scoring import (
     Window,
     analyse,
     feature_vector,
+    focus,
     greedy_cover,
     windows,
 )
@@ -52,6 +54,7 @@ __all__ = [
     "LexicalOverlapChecker",
     "LogisticWeights",
     "default_support_checker",
+    "support_checker_for",
 ]
 
 
@@ -89,19 +92,24 @@ THRESHOLDS_LEXICAL = Thresholds(partial=0.153, supported=0.489)
 # For LexicalOverlapChecker: tuned the same way on the same dev splits.
 BASELINE_THRESHOLDS = Thresholds(partial=0.069, supported=0.432)
 
+#: Words of the best sentence the model sees (``scoring.focus``): the run
+#: holding most claim terms. Bounds the model's cost per claim.
+EMBED_WORDS: int | None = 24
+
 _CACHE_SIZE = 4096
-# The claim is embedded on this pool while the lexical analysis and the best
-# sentence's embedding run on the caller's thread; onnxruntime releases the GIL
-# while a model runs, so on two cores the two overlap for real.
-_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="pincite-support")
+# Runs the lexical analysis and the best sentences' embedding while the
+# caller's thread embeds the claim (``HeuristicSupportChecker._analyse``).
+_POOL = ThreadPoolExecutor(max_workers=os.cpu_count() or 2, thread_name_prefix="pincite-support")
 
 
 class HeuristicSupportChecker:
     """Offline claim-support checker: lexical, number and negation agreement, plus cosine.
 
     ``embedder`` (any ``Embedder``; ``None`` for lexical signals only) embeds
-    the claim and its ``embed_top_k`` best sentences; embeddings are cached by
-    text, so claims that cite the same passages share the work. ``weights``
+    the claim and its ``embed_top_k`` best sentences, each cut to the run of
+    ``embed_words`` words that holds most claim terms (``None``: whole
+    sentences); embeddings are cached by text, so claims that cite the same
+    passages share the work. ``weights``
     and ``thresholds`` default to the fitted set for the chosen mode.
     ``max_sentences`` bounds the supporting sentences returned; after the
     first, a sentence must add at least ``min_gain`` of the claim's content
@@ -124,9 +132,12 @@ class HeuristicSupportChecker:
         max_sentences: int = 4,
         min_gain: float = 0.1,
         embed_top_k: int = 1,
+        embed_words: int | None = EMBED_WORDS,
     ) -> None:
         if max_sentences < 1 or embed_top_k < 1:
             raise ValueError("max_sentences and embed_top_k must be >= 1")
+        if embed_words is not None and embed_words < 1:
+            raise ValueError("embed_words must be >= 1 or None")
         self.embedder = embedder
         default = (
             (WEIGHTS_WITH_EMBEDDER, THRESHOLDS_WITH_EMBEDDER)
@@ -138,6 +149,7 @@ class HeuristicSupportChecker:
         self.max_sentences = max_sentences
         self.min_gain = min_gain
         self.embed_top_k = embed_top_k
+        self.embed_words = embed_words
         self._cache: OrderedDict[str, Vectors] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -148,22 +160,18 @@ class HeuristicSupportChecker:
     def check(self, claim: str, passages: Sequence[SupportPassage]) -> SupportResult:
         if not passages:
             return SupportResult(Verdict.UNSUPPORTED, 0.0, reasons=("no passage is cited",))
-        claim_vector = _POOL.submit(self._embed, [claim]) if self.embedder is not None else None
-        analysis = analyse(claim, [p.text for p in passages])
+        analysis, cosine = self._analyse(claim, passages)
         if not analysis.claim_terms:
             return SupportResult(
                 Verdict.UNSUPPORTED, 0.0, reasons=("the claim has no content words to check",)
             )
         pool = analysis.indexes()
-        # Lexical per-passage judgements first: they overlap the claim's embedding.
         per_passage: tuple[PassageSupport, ...] = ()
         if len(passages) > 1:
             per_passage = tuple(
-                self._judge_passage(claim, passages, analysis, p) for p in range(len(passages))
+                self._judge_passage(passages, analysis, p) for p in range(len(passages))
             )
-        best, cover, x = self._judge(
-            claim, passages, analysis, pool, embed=True, claim_vector=claim_vector
-        )
+        best, cover, x = self._judge(analysis, pool, cosine)
         score = _score(self.weights, x)
         verdict = _veto(self.thresholds.verdict(score), x)
         if len(passages) == 1:
@@ -186,36 +194,61 @@ class HeuristicSupportChecker:
 
     def features(self, claim: str, passages: Sequence[SupportPassage]) -> list[float]:
         """The feature vector ``check`` scores (``scoring.FEATURES`` order); for fitting."""
-        analysis = analyse(claim, [p.text for p in passages])
-        return self._judge(claim, passages, analysis, analysis.indexes(), embed=True)[2]
+        analysis, cosine = self._analyse(claim, passages)
+        return self._judge(analysis, analysis.indexes(), cosine)[2]
 
     # -- internals ---------------------------------------------------------
 
+    def _analyse(self, claim: str, passages: Sequence[SupportPassage]) -> tuple[Analysis, float]:
+        """The claim-versus-sentences analysis, and the embedding cosine (0 without embedder).
+
+        With an embedder, the analysis and the best sentences' embedding run on
+        the pool while this thread embeds the claim. That split matters: the
+        analysis is Python and holds the GIL, while onnxruntime releases it for
+        the whole model run, so the claim's run overlaps the analysis for real;
+        the other way round the pool thread could not even start its model run
+        until the analysis gave the GIL up.
+        """
+        if self.embedder is None:
+            return analyse(claim, [p.text for p in passages]), 0.0
+        evidence = _POOL.submit(self._embed_evidence, claim, passages)
+        claim_vector = self._embed([claim])[0]
+        analysis, vectors = evidence.result()
+        if vectors is None:
+            return analysis, 0.0
+        return analysis, float(np.max(vectors @ claim_vector))
+
+    def _embed_evidence(
+        self, claim: str, passages: Sequence[SupportPassage]
+    ) -> tuple[Analysis, Vectors | None]:
+        """Analyse, then embed the ``embed_top_k`` best single sentences (focused runs)."""
+        analysis = analyse(claim, [p.text for p in passages])
+        if not analysis.claim_terms:
+            return analysis, None
+        # Single sentences only: the model's cost grows with every token.
+        ranked = windows(analysis, analysis.indexes(), self.embed_top_k, pairs=False)
+        texts = []
+        for window in ranked:
+            sentence = analysis.sentences[window.sentences[0]]
+            text = passages[sentence.passage].text[sentence.start : sentence.end]
+            if self.embed_words is not None:
+                start, end = focus(text, analysis.claim_terms, self.embed_words)
+                text = text[start:end] or text
+            texts.append(text)
+        return analysis, (self._embed(texts) if texts else None)
+
     def _judge(
-        self,
-        claim: str,
-        passages: Sequence[SupportPassage],
-        analysis: Analysis,
-        pool: list[int],
-        *,
-        embed: bool,
-        claim_vector: Future[Vectors] | None = None,
+        self, analysis: Analysis, pool: list[int], cosine: float
     ) -> tuple[Window | None, list[int], list[float]]:
         ranked = windows(analysis, pool, 1)
         best = ranked[0] if ranked else None
         cover = greedy_cover(analysis, pool, self.max_sentences, self.min_gain)
-        cosine = 0.0
-        if embed and ranked and self.embedder is not None:
-            # Single sentences only: the model's cost grows with tokens, and the
-            # claim plus one sentence is what fits the 20 ms budget.
-            singles = windows(analysis, pool, self.embed_top_k, pairs=False)
-            cosine = self._cosine(claim, passages, analysis, singles, claim_vector)
-        return best, cover, feature_vector(analysis, pool, best, cover, cosine)
+        return best, cover, feature_vector(analysis, pool, best, cover, cosine if best else 0.0)
 
     def _judge_passage(
-        self, claim: str, passages: Sequence[SupportPassage], analysis: Analysis, p: int
+        self, passages: Sequence[SupportPassage], analysis: Analysis, p: int
     ) -> PassageSupport:
-        _, cover, x = self._judge(claim, passages, analysis, analysis.indexes(p), embed=False)
+        _, cover, x = self._judge(analysis, analysis.indexes(p), 0.0)
         score = _score(WEIGHTS_LEXICAL, x)
         return PassageSupport(
             evidence_id=passages[p].evidence_id,
@@ -223,27 +256,6 @@ class HeuristicSupportChecker:
             score=score,
             sentence_ids=_sentence_ids(passages, analysis, cover),
         )
-
-    def _cosine(
-        self,
-        claim: str,
-        passages: Sequence[SupportPassage],
-        analysis: Analysis,
-        ranked: list[Window],
-        claim_vector: Future[Vectors] | None = None,
-    ) -> float:
-        if self.embedder is None:
-            return 0.0
-        texts = []
-        for window in ranked:
-            first, last = (
-                analysis.sentences[window.sentences[0]],
-                analysis.sentences[window.sentences[-1]],
-            )
-            texts.append(passages[first.passage].text[first.start : last.end])
-        vectors = self._embed(texts)
-        claim_vec = (claim_vector.result() if claim_vector else self._embed([claim]))[0]
-        return float(np.max(np.einsum("ij,j->i", vectors, claim_vec)))
 
     def _embed(self, texts: list[str]) -> Vectors:
         assert self.embedder is not None
@@ -341,8 +353,28 @@ class LexicalOverlapChecker:
         return SupportResult(self.thresholds.verdict(best), best, ids)
 
 
-def default_support_checker() -> HeuristicSupportChecker:
-    """The checker pincite uses when none is configured: heuristic + the default embedder."""
-    from pincite.embed.default import default_embedder
+_defaults: dict[bool, HeuristicSupportChecker] = {}
+_defaults_lock = threading.Lock()
 
-    return HeuristicSupportChecker(default_embedder())
+
+def default_support_checker(*, lexical_only: bool = False) -> HeuristicSupportChecker:
+    """The checker pincite uses when none is configured (one per process, shared).
+
+    The heuristic with the quantised default model, which is what its weights
+    were fitted with, whatever embedder the corpus itself uses; or, with
+    ``lexical_only``, the heuristic on lexical signals alone (what a corpus
+    opened with no embedder gets: it loads no model).
+    """
+    with _defaults_lock:
+        checker = _defaults.get(lexical_only)
+        if checker is None:
+            from pincite.embed.default import default_embedder
+
+            embedder = None if lexical_only else default_embedder(quantized=True)
+            checker = _defaults[lexical_only] = HeuristicSupportChecker(embedder)
+        return checker
+
+
+def support_checker_for(corpus_embedder: Embedder | None) -> HeuristicSupportChecker:
+    """``default_support_checker`` for a corpus: lexical only when it has no embedder."""
+    return default_support_checker(lexical_only=corpus_embedder is None)

@@ -12,6 +12,7 @@ model: the embedding cosine comes in as an argument.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -27,6 +28,7 @@ __all__ = [
     "analyse",
     "clear_caches",
     "feature_vector",
+    "focus",
     "greedy_cover",
     "windows",
 ]
@@ -44,6 +46,9 @@ FEATURES = (
     "length",  # log(1 + number of claim terms)
     "cosine",  # embedding cosine of claim and best embedded window (0 without an embedder)
 )
+
+
+_TOKEN = re.compile(r"\S+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +165,28 @@ def windows(
         seen.update(members)
         out.append(Window(members, cov))
     return out
+
+
+def focus(text: str, claim_terms: frozenset[str], max_words: int) -> tuple[int, int]:
+    """The ``(start, end)`` of the run of at most ``max_words`` words that holds most claim terms.
+
+    The embedding model's cost grows with every token, and a long sentence's
+    tail about something else only dilutes its cosine with the claim, so the
+    checker embeds this run rather than the whole sentence. Ties go to the
+    earliest run; a text of ``max_words`` words or fewer is returned whole, less
+    surrounding whitespace (``(0, 0)`` when it has no words).
+    """
+    spans = [m.span() for m in _TOKEN.finditer(text)]
+    if len(spans) <= max_words:
+        return (spans[0][0], spans[-1][1]) if spans else (0, 0)
+    hits = [1 if f.content_terms(text[a:b]) & claim_terms else 0 for a, b in spans]
+    best = current = sum(hits[:max_words])
+    best_first = 0
+    for first in range(1, len(spans) - max_words + 1):
+        current += hits[first + max_words - 1] - hits[first - 1]
+        if current > best:
+            best, best_first = current, first
+    return spans[best_first][0], spans[best_first + max_words - 1][1]
 
 
 def greedy_cover(
