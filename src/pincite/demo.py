@@ -17,6 +17,7 @@ from pincite.ground.resolve import CitationResolver
 from pincite.support import support_checker_for
 
 TENANT = "demo"
+RFC_TITLE = "RFC 7230 - Hypertext Transfer Protocol (HTTP/1.1): Message Syntax and Routing"
 GUIDE_URI = "https://doi.org/10.6028/NIST.SP.800-46"
 
 QUESTIONS = (
@@ -36,8 +37,13 @@ def run_demo(console: Console, keep: str | None = None) -> None:
             support = support_checker_for(corpus.embedder)
             console.rule("[bold]1. Ingest")
             console.print("NIST SP 800-46 revision 1 (2009), and RFC 7230:")
-            for name, uri in (("SP800-46r1.pdf", GUIDE_URI), ("rfc7230.pdf", None)):
-                r = corpus.ingest_path(folder / name, tenant=TENANT, uri=uri)
+            for name, uri, title in (
+                ("SP800-46r1.pdf", GUIDE_URI, None),
+                # The file's own title has \201 and \202 where the parentheses belong
+                # (dagger and double dagger in PDFDocEncoding), so the demo names it.
+                ("rfc7230.pdf", None, RFC_TITLE),
+            ):
+                r = corpus.ingest_path(folder / name, tenant=TENANT, uri=uri, title=title)
                 console.print(
                     f"  {r.status.value:<8} {name}: document {r.document_id}, "
                     f"version {r.hash16}, {r.chunks} chunks"

@@ -164,7 +164,7 @@ def eval_retrieval(
     type=click.Choice(["heuristic", "heuristic-lexical", "lexical-overlap"]),
     default="heuristic",
     show_default=True,
-    help="heuristic: the default (with MiniLM); lexical-overlap: the plain baseline.",
+    help="heuristic: the default (with the quantised MiniLM); lexical-overlap: the plain baseline.",
 )
 @out_option
 @handle_errors

@@ -116,9 +116,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("data_dir", type=Path, help="folder holding wice/ and attributionbench/")
     args = parser.parse_args(argv)
-    from pincite.embed.default import default_embedder
+    from pincite.support.heuristic import default_support_checker
 
-    embedder = default_embedder(quantized=True)  # what default_support_checker uses
+    embedder = default_support_checker().embedder  # the quantised model
+    assert embedder is not None
     for name, (w, t) in fit_default_weights(args.data_dir, embedder).items():
         coef = ", ".join(f"{c:.3f}" for c in w.coef)
         print(f"WEIGHTS_{name} = LogisticWeights({w.bias:.3f}, ({coef}))")

@@ -76,17 +76,18 @@ class LogisticWeights:
         return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
 
 
-# Fitted by `python -m pincite.support.fit ../shared/data` (L2-regularised
+# Fitted by `python -m pincite.support.fit ../shared/data` (cosines from the
+# quantised model `default_support_checker` embeds with; L2-regularised
 # logistic regression, supported vs not) on WiCE dev + AttributionBench dev
 # only; num_conflict, negation and polarity are hand-set priors (fit.PRIORS).
 # Thresholds by `tune_thresholds` on the same dev scores: `supported` for
 # macro-F1, `partial` for 85 % precision of `unsupported` (metrics.REJECT_PRECISION).
 WEIGHTS_WITH_EMBEDDER = LogisticWeights(
-    -2.646, (2.067, -2.237, -1.316, 0.242, -1.000, -1.000, -1.500, 0.038, 1.362, 2.398)
+    -2.639, (2.034, -2.235, -1.314, 0.232, -1.000, -1.000, -1.500, 0.025, 1.361, 2.424)
 )
-THRESHOLDS_WITH_EMBEDDER = Thresholds(partial=0.209, supported=0.513)
+THRESHOLDS_WITH_EMBEDDER = Thresholds(partial=0.206, supported=0.516)
 WEIGHTS_LEXICAL = LogisticWeights(
-    -1.546, (2.760, -3.453, -1.888, 0.250, -1.000, -1.000, -1.500, -0.084, 2.000, 0.000)
+    -1.553, (2.747, -3.438, -1.888, 0.244, -1.000, -1.000, -1.500, -0.083, 2.003, 0.000)
 )
 THRESHOLDS_LEXICAL = Thresholds(partial=0.153, supported=0.489)
 # For LexicalOverlapChecker: tuned the same way on the same dev splits.
@@ -94,7 +95,7 @@ BASELINE_THRESHOLDS = Thresholds(partial=0.069, supported=0.432)
 
 #: Words of the best sentence the model sees (``scoring.focus``): the run
 #: holding most claim terms. Bounds the model's cost per claim.
-EMBED_WORDS: int | None = 24
+EMBED_WORDS: int | None = 32
 
 _CACHE_SIZE = 4096
 # Runs the lexical analysis and the best sentences' embedding while the
@@ -370,7 +371,9 @@ def default_support_checker(*, lexical_only: bool = False) -> HeuristicSupportCh
         if checker is None:
             from pincite.embed.default import default_embedder
 
-            embedder = None if lexical_only else default_embedder(quantized=True)
+            # Two intra-op threads: a sentence is too short for more to help.
+            threads = min(2, os.cpu_count() or 1)
+            embedder = None if lexical_only else default_embedder(threads, quantized=True)
             checker = _defaults[lexical_only] = HeuristicSupportChecker(embedder)
         return checker
 
