@@ -19,7 +19,7 @@ from pincite.corpus import Corpus
 from pincite.errors import ConfigurationError, InputError, PinciteError
 from pincite.generate.anthropic import AnthropicGenerator
 from pincite.generate.http import JsonEndpoint, ModelGenerator, snippet
-from pincite.generate.openai import OpenAIGenerator
+from pincite.generate.openai import OpenAIGenerator, TokenLimit
 from pincite.ground.answer import Outcome
 from pincite.ground.check import CitationVerdict, Verdict, check_citations
 from pincite.ground.fetch import FetchLedger
@@ -131,6 +131,20 @@ class _HttpChat:
 
 class OpenAIChat(_HttpChat):
     """Chat completions with ``tools`` (OpenAI, vLLM, llama.cpp, Ollama at /v1)."""
+
+    def __init__(
+        self,
+        endpoint: JsonEndpoint,
+        model: str,
+        max_tokens: int = 2048,
+        temperature: float | None = 0,
+    ) -> None:
+        super().__init__(endpoint, model, max_tokens, temperature)
+        self._limit = TokenLimit(self._head.pop("max_tokens"))
+
+    def chat(self, system: str, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> Turn:
+        payload = self._head | self._body(system, messages, tools)
+        return self._read(self._limit.post(self._endpoint, payload))
 
     def _body(self, system: str, msgs: Sequence[Message], tools: Sequence[ToolSpec]) -> Any:
         wire: list[dict[str, Any]] = [{"role": "system", "content": system}]

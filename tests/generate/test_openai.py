@@ -242,6 +242,33 @@ def test_500_is_retried_once_then_succeeds(fake_api: FakeAPI) -> None:
     assert fake_api.received[0].body == fake_api.received[1].body
 
 
+def test_a_model_that_wants_max_completion_tokens_gets_it(fake_api: FakeAPI) -> None:
+    """Test double for the paid OpenAI API: reasoning models reject ``max_tokens``."""
+    fake_api.reply(recording("openai_error_400_max_tokens.json"), status=400)
+    fake_api.reply(recording("openai_tool_call.json"))
+    fake_api.reply(recording("openai_tool_call.json"))
+    with generator(fake_api, max_tokens=512) as gen:
+        assert len(gen.generate(QUESTION, PASSAGES).claims) == 2
+        assert len(gen.generate(QUESTION, PASSAGES).claims) == 2
+    first, second, third = (r.body for r in fake_api.received)
+    assert first["max_tokens"] == 512 and "max_completion_tokens" not in first
+    assert second["max_completion_tokens"] == 512 and "max_tokens" not in second
+    # The server's preference is remembered: no failed request the second time.
+    assert third["max_completion_tokens"] == 512 and "max_tokens" not in third
+    assert {k: v for k, v in first.items() if k != "max_tokens"} == {
+        k: v for k, v in second.items() if k != "max_completion_tokens"
+    }
+
+
+def test_other_400s_are_not_retried(fake_api: FakeAPI) -> None:
+    """Test double for the paid OpenAI API: a 400 about something else is final."""
+    error = {"error": {"message": "Invalid 'messages'", "type": "invalid_request_error"}}
+    fake_api.reply(error, status=400)
+    with generator(fake_api) as gen, pytest.raises(GeneratorError, match="HTTP 400"):
+        gen.generate(QUESTION, PASSAGES)
+    assert len(fake_api.received) == 1
+
+
 def test_second_failure_is_not_retried_and_retry_after_is_honoured(fake_api: FakeAPI) -> None:
     """Test double for the paid OpenAI API, rate limiting with ``Retry-After: 0``."""
     error = {"error": {"message": "Rate limit reached", "type": "requests", "code": None}}

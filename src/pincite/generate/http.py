@@ -27,7 +27,7 @@ from pincite.generate.protocol import (
     user_message,
 )
 
-__all__ = ["JsonEndpoint", "ModelGenerator", "snippet"]
+__all__ = ["JsonEndpoint", "ModelGenerator", "ProviderStatusError", "snippet"]
 
 # Enough of an error body or a stray reply to show the reason, not a whole HTML page.
 _MAX_DETAIL = 300
@@ -69,6 +69,15 @@ def _provider_error(response: httpx.Response) -> str:
     return snippet(response.text)
 
 
+class ProviderStatusError(GeneratorError):
+    """The provider answered with an error status; ``detail`` is its own reason."""
+
+    def __init__(self, message: str, status: int, detail: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.detail = detail
+
+
 class JsonEndpoint:
     """One provider URL behind a pooled ``httpx.Client``.
 
@@ -105,25 +114,28 @@ class JsonEndpoint:
 
     def fail(self, message: str) -> GeneratorError:
         """A ``GeneratorError`` for ``message``, on one line, prefixed, key scrubbed."""
-        line = f"{self._label} {self.url} (model {self._model!r}): {message}"
-        if self._secret:
-            line = line.replace(self._secret, "***")
+        line = self._scrub(f"{self._label} {self.url} (model {self._model!r}): {message}")
         return GeneratorError(" ".join(line.split()))
+
+    def _scrub(self, text: str) -> str:
+        return text.replace(self._secret, "***") if self._secret else text
 
     def post(self, payload: Mapping[str, Any]) -> dict[str, Any]:
         """POST ``payload`` as JSON and return the reply's JSON object.
 
         Retries once, after ``Retry-After`` (capped) or ``retry_backoff``
         seconds, when the status is 429 or 5xx. Raises ``GeneratorError`` on a
-        transport failure, a timeout, a non-2xx status, or a reply body that is
-        not a JSON object.
+        transport failure, a timeout, a non-2xx status (``ProviderStatusError``),
+        or a reply body that is not a JSON object.
         """
         response = self._send(payload)
         if _is_retryable(response.status_code):
             time.sleep(self._retry_delay(response))
             response = self._send(payload)
         if not response.is_success:
-            raise self.fail(f"HTTP {response.status_code}: {_provider_error(response)}")
+            detail = self._scrub(_provider_error(response))
+            failure = self.fail(f"HTTP {response.status_code}: {detail}")
+            raise ProviderStatusError(str(failure), response.status_code, detail)
         try:
             body = response.json()
         except (ValueError, UnicodeDecodeError):

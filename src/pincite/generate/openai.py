@@ -12,9 +12,37 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from pincite.generate.http import JsonEndpoint, ModelGenerator, snippet
+from pincite.generate.http import JsonEndpoint, ModelGenerator, ProviderStatusError, snippet
 
-__all__ = ["OpenAIGenerator"]
+__all__ = ["OpenAIGenerator", "TokenLimit"]
+
+
+class TokenLimit:
+    """Sends the reply-length limit under the name the server accepts.
+
+    vLLM, llama.cpp, Ollama and OpenAI's older models read ``max_tokens``;
+    OpenAI's reasoning models (o1, o3, gpt-5 ...) reject it with a 400 that
+    names ``max_completion_tokens``. The first such 400 switches this object
+    to the new name and the request is sent once more; later requests use it
+    directly.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.field = "max_tokens"
+
+    def post(self, endpoint: JsonEndpoint, payload: Mapping[str, Any]) -> dict[str, Any]:
+        try:
+            return endpoint.post({**payload, self.field: self.limit})
+        except ProviderStatusError as exc:
+            if not (
+                self.field == "max_tokens"
+                and exc.status == 400
+                and "max_completion_tokens" in exc.detail
+            ):
+                raise
+            self.field = "max_completion_tokens"
+            return endpoint.post({**payload, self.field: self.limit})
 
 
 class OpenAIGenerator(ModelGenerator):
@@ -48,7 +76,7 @@ class OpenAIGenerator(ModelGenerator):
         if max_tokens < 1:
             raise ValueError(f"max_tokens must be >= 1, got {max_tokens}")
         self._temperature = temperature
-        self._max_tokens = max_tokens
+        self._limit = TokenLimit(max_tokens)
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         endpoint = JsonEndpoint(
             base_url.rstrip("/") + "/chat/completions",
@@ -91,11 +119,10 @@ class OpenAIGenerator(ModelGenerator):
                 }
             ],
             "tool_choice": {"type": "function", "function": {"name": tool_name}},
-            "max_tokens": self._max_tokens,
         }
         if self._temperature is not None:
             payload["temperature"] = self._temperature
-        return self._read_arguments(self._endpoint.post(payload), tool_name)
+        return self._read_arguments(self._limit.post(self._endpoint, payload), tool_name)
 
     def _read_arguments(self, reply: dict[str, Any], tool_name: str) -> dict[str, Any]:
         choices = reply.get("choices")
@@ -125,7 +152,7 @@ class OpenAIGenerator(ModelGenerator):
             try:
                 arguments = json.loads(arguments)
             except json.JSONDecodeError as exc:
-                cut = " (cut off at max_tokens)" if finish == "length" else ""
+                cut = f" (cut off at {self._limit.field})" if finish == "length" else ""
                 raise self._endpoint.fail(
                     f"tool {tool_name!r} arguments are not valid JSON{cut}: "
                     f"{exc.msg} at character {exc.pos}"
