@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
+from pathlib import Path
 
 import pytest
 
+import pincite
 from pincite.corpus import Corpus
 from pincite.errors import InputError, NotFoundError
 from pincite.server import keys
@@ -17,7 +20,7 @@ def test_a_key_is_stored_hashed_and_names_its_tenant(corpus: Corpus) -> None:
     digest = hashlib.sha256(key.encode()).hexdigest()
     record = json.loads(corpus.store.get_meta(f"apikey:{digest}") or "")
     assert record["tenant"] == "acme" and record["revoked"] is False
-    assert key not in (corpus.store.get_meta("apikey-index") or "")
+    assert corpus.store.meta_keys("apikey:") == [f"apikey:{digest}"]  # nothing else stored
     assert keys.tenant_for(corpus.store, key) == "acme"
     assert keys.create_key(corpus.store, "acme") != key
 
@@ -60,3 +63,29 @@ def test_a_damaged_record_authenticates_nobody(corpus: Corpus) -> None:
     key = keys.create_key(corpus.store, "acme")
     corpus.store.set_meta(f"apikey:{keys.key_hash(key)}", "{not json")
     assert keys.tenant_for(corpus.store, key) is None
+
+
+def test_keys_created_at_once_from_several_processes_are_all_listed(tmp_path: Path) -> None:
+    """Each creation is one write: simultaneous creators cannot drop each other's key."""
+    db = tmp_path / "keys.db"
+    with pincite.open(db, embedder=None):
+        pass  # create the schema once
+    created: list[str] = []
+
+    def make(n: int) -> None:
+        with pincite.open(db, embedder=None) as corpus:
+            for _ in range(n):
+                created.append(keys.create_key(corpus.store, "acme"))
+
+    threads = [threading.Thread(target=make, args=(10,)) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    with pincite.open(db, embedder=None) as corpus:
+        listed = keys.list_keys(corpus.store)
+        assert len(created) == len(listed) == 40
+        assert {k.key_id for k in listed} == {
+            hashlib.sha256(k.encode()).hexdigest()[:12] for k in created
+        }
+        assert all(keys.tenant_for(corpus.store, k) == "acme" for k in created)

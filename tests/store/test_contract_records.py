@@ -183,6 +183,18 @@ def test_meta_get_and_set(store: Store, tenants: tuple[str, str]) -> None:
     assert store.get_meta(key) == "two"
 
 
+def test_meta_keys_lists_by_literal_prefix(store: Store, tenants: tuple[str, str]) -> None:
+    base = f"contract-{tenants[0]}"
+    for suffix in ("b", "a", "%x", "_y"):
+        store.set_meta(f"{base}:{suffix}", suffix)
+    store.set_meta(f"{base}-other", "no")
+    assert store.meta_keys(f"{base}:") == [f"{base}:{s}" for s in ("%x", "_y", "a", "b")]
+    # Wildcards in the prefix are literal characters, not patterns.
+    assert store.meta_keys(f"{base}:%") == [f"{base}:%x"]
+    assert store.meta_keys(f"{base}:_") == [f"{base}:_y"]
+    assert store.meta_keys(f"{base}:zz") == []
+
+
 def test_a_second_connection_sees_committed_writes(
     open_store: Callable[[], Store], tenants: tuple[str, str]
 ) -> None:

@@ -3,9 +3,10 @@
 A key is shown once, when it is created; the store keeps only its sha256:
 
 - ``apikey:<sha256 hex>`` → ``{"tenant", "created_at", "revoked"}``
-- ``apikey-index`` → the list of those hashes, so keys can be listed.
 
-No schema change is needed. The tenant of a request comes from its key alone.
+Keys are listed by that prefix, so creating one is a single write: two
+``keys create`` at once cannot lose each other. No schema change is needed.
+The tenant of a request comes from its key alone.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from pincite.tenancy import check_tenant
 
 KEY_PREFIX = "pk_"
 _RECORD = "apikey:"
-_INDEX = "apikey-index"
 # A key id shown by `keys list`: enough of the hash to name a key, too little to matter.
 _ID_CHARS = 12
 
@@ -48,9 +48,6 @@ def create_key(store: Store, tenant: str) -> str:
     digest = key_hash(key)
     record = {"tenant": tenant, "created_at": _now(), "revoked": False}
     store.set_meta(_RECORD + digest, json.dumps(record))
-    index = _index(store)
-    if digest not in index:
-        store.set_meta(_INDEX, json.dumps([*index, digest]))
     return key
 
 
@@ -66,7 +63,8 @@ def tenant_for(store: Store, key: str) -> str | None:
 
 def list_keys(store: Store, tenant: str | None = None) -> list[KeyInfo]:
     """Every key (or ``tenant``'s), oldest first."""
-    found = [r for d in _index(store) if (r := _record(store, d)) is not None]
+    found = [r for d in _digests(store) if (r := _record(store, d)) is not None]
+    found.sort(key=lambda r: r.created_at)  # stable: same second keeps hash order
     return [r for r in found if tenant is None or r.tenant == tenant]
 
 
@@ -81,7 +79,7 @@ def revoke_key(store: Store, key_or_id: str) -> KeyInfo:
     else:
         if len(wanted) < 6:
             raise InputError("give at least 6 characters of the key id")
-        matches = [d for d in _index(store) if d.startswith(wanted.lower())]
+        matches = [d for d in _digests(store) if d.startswith(wanted.lower())]
     if not matches:
         raise NotFoundError("api key", wanted)
     if len(matches) > 1:
@@ -110,16 +108,10 @@ def _record(store: Store, digest: str) -> KeyInfo | None:
         return None  # a damaged record authenticates nobody
 
 
-def _index(store: Store) -> list[str]:
-    raw = store.get_meta(_INDEX)
-    if raw is None:
-        return []
-    try:
-        data = json.loads(raw)
-    except ValueError:
-        return []
-    return [d for d in data if isinstance(d, str)] if isinstance(data, list) else []
+def _digests(store: Store) -> list[str]:
+    return [k.removeprefix(_RECORD) for k in store.meta_keys(_RECORD)]
 
 
 def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+    # Microseconds: keys made within one second still list in creation order.
+    return datetime.now(UTC).isoformat(timespec="microseconds")

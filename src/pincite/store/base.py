@@ -77,6 +77,10 @@ class Store(Protocol):
 
     def set_meta(self, key: str, value: str) -> None: ...
 
+    def meta_keys(self, prefix: str) -> list[str]:
+        """Every meta key that starts with ``prefix``, in code-point order."""
+        ...
+
     def find_document(
         self, tenant: str, *, document_id: str | None = None, uri: str | None = None
     ) -> Document | None:

@@ -149,6 +149,12 @@ class PostgresStore:
             (key, value),
         )
 
+    def meta_keys(self, prefix: str) -> list[str]:
+        found = self._query(
+            'SELECT key FROM meta WHERE starts_with(key, %s) ORDER BY key COLLATE "C"', (prefix,)
+        )
+        return [str(r[0]) for r in found]
+
     def tenants(self) -> list[str]:
         # Byte order, as SQLite sorts, whatever the database's collation.
         found = self._query('SELECT DISTINCT tenant COLLATE "C" FROM documents ORDER BY 1')

@@ -103,6 +103,13 @@ class SQLiteStore(SQLiteSearch):
         with self._write() as conn:
             conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
 
+    def meta_keys(self, prefix: str) -> list[str]:
+        # substr, not LIKE: a prefix may hold % or _ (SQLite compares text bytewise).
+        rows = self._query(
+            "SELECT key FROM meta WHERE substr(key, 1, length(?1)) = ?1 ORDER BY key", (prefix,)
+        )
+        return [str(r[0]) for r in rows]
+
     def tenants(self) -> list[str]:
         return [r[0] for r in self._query("SELECT DISTINCT tenant FROM documents ORDER BY 1")]
 
