@@ -133,3 +133,15 @@ def test_the_model_sees_only_the_focused_run_of_a_long_sentence(
         claim + " ", [passage(long_sentence)]
     )
     assert long_sentence in [t for call in fake_embedder.calls for t in call]
+
+
+def test_a_number_stated_about_something_else_does_not_back_the_claim() -> None:
+    text = "Customer invoices are retained for seven years. Refunds take ten days."
+    checker = HeuristicSupportChecker()
+    wrong = checker.check("Invoices are kept for ten years.", [passage(text)])
+    assert wrong.verdict is Verdict.UNSUPPORTED
+    assert any("different numbers" in r for r in wrong.reasons)
+    right = checker.check("Invoices are kept for seven years.", [passage(text)])
+    assert right.verdict is Verdict.SUPPORTED
+    refunds = checker.check("Refunds take ten days.", [passage(text)])
+    assert refunds.verdict is Verdict.SUPPORTED

@@ -25,7 +25,8 @@ SCIFACT = DATA / "scifact"
 CASES = [
     ("claims_train.jsonl", 242, "2212067", "CONTRADICT", Verdict.UNSUPPORTED),
     ("claims_dev.jsonl", 1110, "13770184", "CONTRADICT", Verdict.UNSUPPORTED),
-    ("claims_dev.jsonl", 873, "19307912", "CONTRADICT", Verdict.UNSUPPORTED),
+    # "A total of 1,000 people ..." against an abstract that states other counts.
+    ("claims_dev.jsonl", 48, "13734012", "CONTRADICT", Verdict.UNSUPPORTED),
     ("claims_dev.jsonl", 589, "10984005", "SUPPORT", Verdict.SUPPORTED),
     ("claims_train.jsonl", 470, "12685434", "SUPPORT", Verdict.SUPPORTED),
     ("claims_train.jsonl", 673, "2095573", "SUPPORT", Verdict.SUPPORTED),

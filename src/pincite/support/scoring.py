@@ -234,7 +234,13 @@ def feature_vector(
     best_terms = analysis.terms_of(best.sentences)
     best_numbers = {n for i in best.sentences for n in sents[i].numbers}
     evidence_terms = analysis.terms_of(cover) | best_terms
-    stated = best_numbers.union(*(sents[i].numbers for i in cover))
+    # A number counts as stated only in a sentence that shares a word with the
+    # claim: "ten" in "Refunds take ten days" does not back "kept for ten years".
+    words = {t for t in analysis.claim_terms if not t.startswith("#")}
+    stated: set[float] = set()
+    for i in dict.fromkeys((*best.sentences, *cover)):
+        if not words or words & sents[i].terms:
+            stated |= sents[i].numbers
     missing = f.missing_numbers(analysis.claim_numbers, stated)
     best_negated = any(sents[i].negated for i in best.sentences)
     return [
