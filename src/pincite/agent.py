@@ -19,7 +19,7 @@ from pincite.corpus import Corpus
 from pincite.errors import ConfigurationError, InputError, PinciteError
 from pincite.generate.anthropic import AnthropicGenerator
 from pincite.generate.http import JsonEndpoint, ModelGenerator, snippet
-from pincite.generate.openai import OpenAIGenerator, TokenLimit
+from pincite.generate.openai import ChatFields, OpenAIGenerator
 from pincite.ground.answer import Outcome
 from pincite.ground.check import CitationVerdict, Verdict, check_citations
 from pincite.ground.fetch import FetchLedger
@@ -130,7 +130,11 @@ class _HttpChat:
 
 
 class OpenAIChat(_HttpChat):
-    """Chat completions with ``tools`` (OpenAI, vLLM, llama.cpp, Ollama at /v1)."""
+    """Chat completions with ``tools`` (OpenAI, vLLM, llama.cpp, Ollama at /v1).
+
+    ``fields`` (a generator's, to share what it learned about the server)
+    sends the length limit and temperature as the server accepts them.
+    """
 
     def __init__(
         self,
@@ -138,13 +142,15 @@ class OpenAIChat(_HttpChat):
         model: str,
         max_tokens: int = 2048,
         temperature: float | None = 0,
+        fields: ChatFields | None = None,
     ) -> None:
         super().__init__(endpoint, model, max_tokens, temperature)
-        self._limit = TokenLimit(self._head.pop("max_tokens"))
+        self._head = {"model": model}
+        self._fields = fields or ChatFields(max_tokens, temperature)
 
     def chat(self, system: str, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> Turn:
         payload = self._head | self._body(system, messages, tools)
-        return self._read(self._limit.post(self._endpoint, payload))
+        return self._read(self._fields.post(self._endpoint, payload))
 
     def _body(self, system: str, msgs: Sequence[Message], tools: Sequence[ToolSpec]) -> Any:
         wire: list[dict[str, Any]] = [{"role": "system", "content": system}]
@@ -241,7 +247,9 @@ def chat_model(model: ChatModel | ModelGenerator) -> ChatModel:
     """A :class:`ChatModel` for an OpenAI-compatible or Anthropic generator, or ``model``."""
     # The generator's own endpoint (URL, key, retry) and sampling settings are reused.
     if isinstance(model, OpenAIGenerator):
-        return OpenAIChat(model.endpoint, model.model, model.max_tokens, model.temperature)
+        return OpenAIChat(
+            model.endpoint, model.model, model.max_tokens, model.temperature, model.fields
+        )
     if isinstance(model, AnthropicGenerator):
         return AnthropicChat(model.endpoint, model.model, model.max_tokens, model.temperature)
     if isinstance(model, ModelGenerator):

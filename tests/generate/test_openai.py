@@ -260,6 +260,40 @@ def test_a_model_that_wants_max_completion_tokens_gets_it(fake_api: FakeAPI) -> 
     }
 
 
+def test_a_model_that_only_takes_its_default_temperature_gets_none(fake_api: FakeAPI) -> None:
+    """Test double for the paid OpenAI API: reasoning models reject both fields in turn."""
+    temperature = {
+        "error": {
+            "message": "Unsupported value: 'temperature' does not support 0 with this model. "
+            "Only the default (1) value is supported.",
+            "type": "invalid_request_error",
+            "param": "temperature",
+            "code": "unsupported_value",
+        }
+    }
+    fake_api.reply(recording("openai_error_400_max_tokens.json"), status=400)
+    fake_api.reply(temperature, status=400)
+    fake_api.reply(recording("openai_tool_call.json"))
+    fake_api.reply(recording("openai_tool_call.json"))
+    with generator(fake_api, max_tokens=512) as gen:
+        gen.generate(QUESTION, PASSAGES)
+        # The agent loop built from this generator starts adapted: no failed request.
+        from pincite.agent import ToolSpec, chat_model
+
+        tool = ToolSpec("answer_with_citations", "answer", {"type": "object"})
+        turn = chat_model(gen).chat("system", ["question"], [tool])
+        assert turn.calls
+    bodies = [r.body for r in fake_api.received]
+    assert [("max_tokens" in b, "temperature" in b) for b in bodies] == [
+        (True, True),
+        (False, True),
+        (False, False),
+        (False, False),
+    ]
+    assert bodies[3]["max_completion_tokens"] == 512
+    assert gen.max_tokens == 512 and gen.temperature == 0  # what was configured
+
+
 def test_other_400s_are_not_retried(fake_api: FakeAPI) -> None:
     """Test double for the paid OpenAI API: a 400 about something else is final."""
     error = {"error": {"message": "Invalid 'messages'", "type": "invalid_request_error"}}

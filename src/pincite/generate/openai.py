@@ -14,35 +14,48 @@ from typing import Any
 
 from pincite.generate.http import JsonEndpoint, ModelGenerator, ProviderStatusError, snippet
 
-__all__ = ["OpenAIGenerator", "TokenLimit"]
+__all__ = ["ChatFields", "OpenAIGenerator"]
 
 
-class TokenLimit:
-    """Sends the reply-length limit under the name the server accepts.
+class ChatFields:
+    """The reply-length limit and temperature, sent as the server accepts them.
 
-    vLLM, llama.cpp, Ollama and OpenAI's older models read ``max_tokens``;
-    OpenAI's reasoning models (o1, o3, gpt-5 ...) reject it with a 400 that
-    names ``max_completion_tokens``. The first such 400 switches this object
-    to the new name and the request is sent once more; later requests use it
-    directly.
+    vLLM, llama.cpp, Ollama and OpenAI's older models take ``max_tokens`` and
+    any ``temperature``. OpenAI's reasoning models (o1, o3, gpt-5 ...) reject
+    ``max_tokens`` (they want ``max_completion_tokens``) and any temperature
+    but their default, each with a 400 that names the field. Each such 400
+    adapts this object and the request goes out again; later requests (the
+    agent loop's too, which shares it) are sent adapted from the start.
     """
 
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self.field = "max_tokens"
+    def __init__(self, max_tokens: int, temperature: float | None) -> None:
+        self.max_tokens = max_tokens
+        self.temperature = temperature
+        self.limit_field = "max_tokens"
 
     def post(self, endpoint: JsonEndpoint, payload: Mapping[str, Any]) -> dict[str, Any]:
-        try:
-            return endpoint.post({**payload, self.field: self.limit})
-        except ProviderStatusError as exc:
-            if not (
-                self.field == "max_tokens"
-                and exc.status == 400
-                and "max_completion_tokens" in exc.detail
-            ):
-                raise
-            self.field = "max_completion_tokens"
-            return endpoint.post({**payload, self.field: self.limit})
+        while True:
+            try:
+                return endpoint.post(self._fill(payload))
+            except ProviderStatusError as exc:
+                # Each adaptation happens at most once, so this ends.
+                if exc.status != 400 or not self._adapt(exc.detail):
+                    raise
+
+    def _fill(self, payload: Mapping[str, Any]) -> dict[str, Any]:
+        out = {**payload, self.limit_field: self.max_tokens}
+        if self.temperature is not None:
+            out["temperature"] = self.temperature
+        return out
+
+    def _adapt(self, detail: str) -> bool:
+        if self.limit_field == "max_tokens" and "max_completion_tokens" in detail:
+            self.limit_field = "max_completion_tokens"
+            return True
+        if self.temperature is not None and "temperature" in detail:
+            self.temperature = None  # the model's default
+            return True
+        return False
 
 
 class OpenAIGenerator(ModelGenerator):
@@ -76,7 +89,8 @@ class OpenAIGenerator(ModelGenerator):
         if max_tokens < 1:
             raise ValueError(f"max_tokens must be >= 1, got {max_tokens}")
         self._temperature = temperature
-        self._limit = TokenLimit(max_tokens)
+        self._max_tokens = max_tokens
+        self.fields = ChatFields(max_tokens, temperature)
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         endpoint = JsonEndpoint(
             base_url.rstrip("/") + "/chat/completions",
@@ -120,9 +134,7 @@ class OpenAIGenerator(ModelGenerator):
             ],
             "tool_choice": {"type": "function", "function": {"name": tool_name}},
         }
-        if self._temperature is not None:
-            payload["temperature"] = self._temperature
-        return self._read_arguments(self._limit.post(self._endpoint, payload), tool_name)
+        return self._read_arguments(self.fields.post(self._endpoint, payload), tool_name)
 
     def _read_arguments(self, reply: dict[str, Any], tool_name: str) -> dict[str, Any]:
         choices = reply.get("choices")
@@ -152,7 +164,7 @@ class OpenAIGenerator(ModelGenerator):
             try:
                 arguments = json.loads(arguments)
             except json.JSONDecodeError as exc:
-                cut = f" (cut off at {self._limit.field})" if finish == "length" else ""
+                cut = f" (cut off at {self.fields.limit_field})" if finish == "length" else ""
                 raise self._endpoint.fail(
                     f"tool {tool_name!r} arguments are not valid JSON{cut}: "
                     f"{exc.msg} at character {exc.pos}"
