@@ -4,8 +4,8 @@ Each claim is a real SciFact claim checked against 5 passages of ~1,000
 characters (SciFact abstracts, the claim's own cited abstract first).
 Passages differ from claim to claim, so the checker's embedding cache never
 helps: this is the cold cost. The first line is ``default_support_checker()``
-as every answer uses it (quantised MiniLM, one intra-op thread, the checker on
-its pool and the caller's thread); the others show what its parts cost: the
+as every answer uses it (quantised MiniLM, two intra-op threads, the checker
+on its pool and the caller's thread); the others show what its parts cost: the
 same checker on the float model the corpus embeds with, lexical signals
 alone, and the lexical-overlap baseline.
 
@@ -31,6 +31,7 @@ from pincite.support.heuristic import (
     EMBED_WORDS,
     HeuristicSupportChecker,
     LexicalOverlapChecker,
+    default_support_checker,
 )
 from pincite.support.scoring import clear_caches
 
@@ -70,7 +71,9 @@ def main() -> int:
     rng = random.Random(0)
     cases = [(c, _passages(abstracts, rng, a)) for c, a in (claims * 4)[: args.claims]]
 
-    quantised = default_embedder(quantized=True)
+    default = default_support_checker()
+    quantised = default.embedder
+    assert quantised is not None
     float_model = default_embedder(threads=os.cpu_count() or 1)  # as `pincite.open` builds it
     for model in (quantised, float_model):
         model.embed_query("warm up")  # loads (and, once per machine, derives) the model

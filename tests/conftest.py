@@ -15,7 +15,8 @@ from pincite.corpus import Corpus
 # not the user's home; the CLI, server and MCP subprocesses inherit it. A cache
 # the developer set already is kept, so reruns skip the derivation.
 _OWN_CACHE = "PINCITE_CACHE_DIR" not in os.environ
-os.environ.setdefault("PINCITE_CACHE_DIR", tempfile.mkdtemp(prefix="pincite-test-cache-"))
+if _OWN_CACHE:
+    os.environ["PINCITE_CACHE_DIR"] = tempfile.mkdtemp(prefix="pincite-test-cache-")
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

@@ -63,6 +63,9 @@ def test_a_damaged_record_authenticates_nobody(corpus: Corpus) -> None:
     key = keys.create_key(corpus.store, "acme")
     corpus.store.set_meta(f"apikey:{keys.key_hash(key)}", "{not json")
     assert keys.tenant_for(corpus.store, key) is None
+    assert keys.list_keys(corpus.store) == []
+    with pytest.raises(InputError, match="damaged record"):  # a clear error, not a traceback
+        keys.revoke_key(corpus.store, keys.key_hash(key)[:12])
 
 
 def test_keys_created_at_once_from_several_processes_are_all_listed(tmp_path: Path) -> None:

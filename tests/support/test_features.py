@@ -36,8 +36,19 @@ def test_number_matches(claimed: float, stated: float, expected: bool) -> None:
 
 
 def test_missing_numbers() -> None:
-    assert f.missing_numbers([1993, 36], {1993, 8}) == [36]
-    assert f.missing_numbers([], {1}) == []
+    assert f.missing_numbers([(1993, ""), (36, "")], {(1993, ""), (8, "")}) == [(36, "")]
+    assert f.missing_numbers([], {(1, "")}) == []
+    # Units must agree when both sides name one; a bare number agrees with any.
+    assert f.missing_numbers([(10, "year")], {(10, "day")}) == [(10, "year")]
+    assert f.missing_numbers([(10, "year")], {(10, "")}) == []
+    assert f.missing_numbers([(10, "")], {(10, "day")}) == []
+
+
+def test_quantities_carry_the_unit_word_after_the_number() -> None:
+    assert f.quantities("kept for ten years, refunds in 10 days") == {(10, "year"), (10, "day")}
+    assert f.quantities("1,200 patients took part") == {(1200, "")}  # not a unit
+    assert f.quantities("3.5% of 2 million people") == {(3.5, "percent"), (2, ""), (2e6, "")}
+    assert f.quantities("45 percent and 12 km") == {(45, "percent"), (12, "km")}
 
 
 def test_idf_weights_and_weighted_coverage_by_hand() -> None:

@@ -145,3 +145,29 @@ def test_a_number_stated_about_something_else_does_not_back_the_claim() -> None:
     assert right.verdict is Verdict.SUPPORTED
     refunds = checker.check("Refunds take ten days.", [passage(text)])
     assert refunds.verdict is Verdict.SUPPORTED
+
+
+def test_a_number_stated_in_the_next_sentence_of_the_best_window_counts() -> None:
+    text = "The trial enrolled patients across Europe. In total, 1,200 took part."
+    result = HeuristicSupportChecker().check("The trial enrolled 1,200 patients.", [passage(text)])
+    assert result.verdict is Verdict.SUPPORTED
+    assert not any("different numbers" in r for r in result.reasons)
+    wrong = HeuristicSupportChecker().check("The trial enrolled 1,500 patients.", [passage(text)])
+    assert wrong.verdict is Verdict.UNSUPPORTED
+
+
+def test_the_checker_still_works_in_a_forked_child() -> None:
+    """Servers fork workers: the pool the parent used must not hang the child."""
+    import multiprocessing
+
+    checker = HeuristicSupportChecker(FakeEmbedder())
+    claim = "Toby Keith recorded Should've Been a Cowboy."
+    parent = checker.check(claim, [passage(SONG)]).verdict
+    context = multiprocessing.get_context("fork")
+    with context.Pool(1) as pool:
+        child = pool.apply_async(_check_in_child, (claim,)).get(timeout=60)
+    assert child == parent.value
+
+
+def _check_in_child(claim: str) -> str:
+    return HeuristicSupportChecker(FakeEmbedder()).check(claim, [passage(SONG)]).verdict.value

@@ -9,7 +9,7 @@ from pincite.embed.onnx import MiniLMEmbedder
 
 __all__ = ["default_embedder"]
 
-# One per thread count: an ONNX session holds ~25 MB and takes ~0.2 s to build,
+# One per (thread count, quantised or not): an ONNX session holds ~25 MB and takes ~0.2 s to build,
 # and the library, CLI and server should share it rather than each build one.
 _cache: dict[tuple[int, bool], MiniLMEmbedder] = {}
 _cache_lock = threading.Lock()

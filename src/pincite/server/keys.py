@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from pincite.errors import InputError, NotFoundError
@@ -85,14 +85,12 @@ def revoke_key(store: Store, key_or_id: str) -> KeyInfo:
     if len(matches) > 1:
         raise InputError(f"key id {wanted!r} matches {len(matches)} keys; give more characters")
     digest = matches[0]
-    raw = store.get_meta(_RECORD + digest)
-    assert raw is not None
-    data = json.loads(raw)
-    data["revoked"] = True
-    store.set_meta(_RECORD + digest, json.dumps(data))
     info = _record(store, digest)
-    assert info is not None
-    return info
+    if info is None:  # a damaged record authenticates nobody already; say so
+        raise InputError(f"key {digest[:_ID_CHARS]} has a damaged record and is not usable")
+    data = {"tenant": info.tenant, "created_at": info.created_at, "revoked": True}
+    store.set_meta(_RECORD + digest, json.dumps(data))
+    return replace(info, revoked=True)
 
 
 def _record(store: Store, digest: str) -> KeyInfo | None:

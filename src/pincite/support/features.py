@@ -5,7 +5,8 @@ loads a model. ``heuristic.py`` combines them.
 
 - ``content_terms``: lower-cased, Snowball-stemmed (Porter2) word stems with
   stopwords removed, plus normalised numbers.
-- ``numbers``: numeric values in a text ("1,200", "3.5%", "two", "10 million").
+- ``numbers``: numeric values in a text ("1,200", "3.5%", "two", "10 million");
+  ``quantities``: the same with the unit word after each ("ten years").
 - ``coverage``: weighted recall of the claim's terms in the evidence.
 - ``missing_numbers``: claim numbers the evidence does not contain.
 - ``negated`` / ``polarity_terms``: negation cues and directional words
@@ -23,6 +24,7 @@ import snowballstemmer  # type: ignore[import-untyped]
 
 __all__ = [
     "STOPWORDS",
+    "Quantity",
     "content_terms",
     "coverage",
     "entity_terms",
@@ -32,6 +34,7 @@ __all__ = [
     "number_matches",
     "numbers",
     "polarity_conflict",
+    "quantities",
     "stem",
     "words",
 ]
@@ -130,27 +133,63 @@ def words(text: str) -> list[str]:
     return [w.lower().replace("’", "'") for w in _WORD.findall(text)]
 
 
+#: A number with the unit word after it ("ten years" -> (10.0, "year")), "" for none.
+Quantity = tuple[float, str]
+
+# Stems of words that name what a number counts or measures: "ten days" does
+# not state "ten years". Other words after a number ("1,200 patients") are
+# not units: the sentence's other words carry that agreement.
+_UNITS = frozenset(
+    stem(w)
+    for w in _words_of(
+        """
+        second minute hour day week month year decade century millennium
+        percent dollar euro pound yen cent
+        millimetre millimeter centimetre centimeter metre meter kilometre kilometer mile foot
+        feet inch yard milligram gram kilogram tonne ton ounce litre liter millilitre
+        milliliter gallon mm cm km mg kg ml mph kph
+        """
+    )
+)
+_NEXT_WORD = re.compile(r"\s*([^\W\d_]+)")
+
+
+def _unit_after(text: str, end: int) -> str:
+    found = _NEXT_WORD.match(text, end)
+    unit = stem(found.group(1).lower()) if found else ""
+    return unit if unit in _UNITS else ""
+
+
+def quantities(text: str) -> set[Quantity]:
+    """The numbers of ``text`` (see ``numbers``), each with the unit word after it."""
+    found: set[Quantity] = set()
+    for match in _NUMBER.finditer(text):
+        raw = match.group()
+        digits = re.match(r"[-+−]?[\d,]*\d(?:\.\d+)?", raw)
+        if digits is None:  # pragma: no cover - the pattern always starts with digits
+            continue
+        value = abs(float(digits.group().replace(",", "").replace("−", "-")))
+        lowered = raw.lower()
+        percent = "%" in raw or "percent" in lowered or "per cent" in lowered
+        unit = stem("percent") if percent else _unit_after(text, match.end())
+        found.add((value, unit))
+        scale = match.group("scale")
+        if scale:
+            found.add((value * _SCALES[scale.lower()], unit))
+    for match in _WORD.finditer(text):
+        word = match.group().lower()
+        if word in _NUMBER_WORDS:
+            found.add((_NUMBER_WORDS[word], _unit_after(text, match.end())))
+    return found
+
+
 def numbers(text: str) -> set[float]:
     """Numeric values mentioned in ``text``: digits, "3.5%", "1,200", "ten", "2 million".
 
     A scaled value ("2 million") is recorded both scaled and bare, so it agrees
     with "2,000,000" and with "2". Percent signs and ordinal suffixes are dropped.
     """
-    found: set[float] = set()
-    for match in _NUMBER.finditer(text):
-        raw = match.group()
-        digits = re.match(r"[-+−]?[\d,]*\d(?:\.\d+)?", raw)
-        if digits is None:  # pragma: no cover - the pattern always starts with digits
-            continue
-        value = float(digits.group().replace(",", "").replace("−", "-"))
-        found.add(abs(value))
-        scale = match.group("scale")
-        if scale:
-            found.add(abs(value) * _SCALES[scale.lower()])
-    for word in words(text):
-        if word in _NUMBER_WORDS:
-            found.add(_NUMBER_WORDS[word])
-    return found
+    return {value for value, _ in quantities(text)}
 
 
 def _decimals(value: float) -> int:
@@ -173,9 +212,16 @@ def number_matches(claimed: float, stated: float) -> bool:
     return is_round and abs(stated - claimed) <= 0.05 * claimed
 
 
-def missing_numbers(claimed: Iterable[float], stated: Collection[float]) -> list[float]:
-    """The claimed values that no stated value matches (``number_matches``)."""
-    return [c for c in claimed if not any(number_matches(c, s) for s in stated)]
+def missing_numbers(claimed: Iterable[Quantity], stated: Collection[Quantity]) -> list[Quantity]:
+    """The claimed quantities that no stated one matches: ``number_matches`` on the
+    value, and the same unit when both name one."""
+    return [
+        c
+        for c in claimed
+        if not any(
+            number_matches(c[0], s[0]) and (not c[1] or not s[1] or c[1] == s[1]) for s in stated
+        )
+    ]
 
 
 def _strip_clitic(word: str) -> str:

@@ -59,7 +59,7 @@ class Sentence:
     start: int
     end: int
     terms: frozenset[str]
-    numbers: frozenset[float]
+    numbers: frozenset[f.Quantity]
     negated: bool
 
 
@@ -74,7 +74,7 @@ class Window:
 @dataclass(frozen=True, slots=True)
 class Analysis:
     claim_terms: frozenset[str]
-    claim_numbers: frozenset[float]
+    claim_numbers: frozenset[f.Quantity]
     claim_entities: frozenset[str]
     claim_negated: bool
     weights: dict[str, float]
@@ -97,7 +97,7 @@ class Analysis:
 @lru_cache(maxsize=512)
 def _passage_sentences(
     text: str,
-) -> tuple[tuple[int, int, frozenset[str], frozenset[float], bool], ...]:
+) -> tuple[tuple[int, int, frozenset[str], frozenset[f.Quantity], bool], ...]:
     out = []
     for start, end in sentence_spans(text):
         sentence = text[start:end]
@@ -106,7 +106,7 @@ def _passage_sentences(
                 start,
                 end,
                 frozenset(f.content_terms(sentence)),
-                frozenset(f.numbers(sentence)),
+                frozenset(f.quantities(sentence)),
                 f.negated(sentence),
             )
         )
@@ -129,7 +129,7 @@ def analyse(claim: str, passages: Sequence[str]) -> Analysis:
     weights = f.idf_weights((s.terms for s in sentences), claim_terms)
     return Analysis(
         claim_terms=claim_terms,
-        claim_numbers=frozenset(f.numbers(claim)),
+        claim_numbers=frozenset(f.quantities(claim)),
         claim_entities=frozenset(f.entity_terms(claim)) & claim_terms,
         claim_negated=f.negated(claim),
         weights=weights,
@@ -168,7 +168,7 @@ def windows(
 
 
 def focus(text: str, claim_terms: frozenset[str], max_words: int) -> tuple[int, int]:
-    """The ``(start, end)`` of the run of at most ``max_words`` words that holds most claim terms.
+    """The ``(start, end)`` of the run of at most ``max_words`` words with most claim-term words.
 
     The embedding model's cost grows with every token, and a long sentence's
     tail about something else only dilutes its cosine with the claim, so the
@@ -232,15 +232,24 @@ def feature_vector(
                 math.log1p(n_terms), cosine]  # fmt: skip
     sents = analysis.sentences
     best_terms = analysis.terms_of(best.sentences)
-    best_numbers = {n for i in best.sentences for n in sents[i].numbers}
+    # A conflict is a number the claim asserts and the text around its best
+    # window states otherwise; that includes the sentence right after a single
+    # best sentence ("...enrolled patients. In total, 1,200 took part.").
+    around = list(best.sentences)
+    after = around[-1] + 1
+    if len(around) == 1 and after < len(sents) and sents[after].passage == sents[around[0]].passage:
+        around.append(after)
+    best_numbers = {n for i in around for n in sents[i].numbers}
     evidence_terms = analysis.terms_of(cover) | best_terms
-    # A number counts as stated only in a sentence that shares a word with the
-    # claim: "ten" in "Refunds take ten days" does not back "kept for ten years".
+    # Numbers count as stated only in a window or cover sentence that shares a
+    # word with the claim (units must agree too: ``f.missing_numbers``). The
+    # best window counts whole: "In total, 1,200 took part." may follow the
+    # sentence that names what was counted.
     words = {t for t in analysis.claim_terms if not t.startswith("#")}
-    stated: set[float] = set()
-    for i in dict.fromkeys((*best.sentences, *cover)):
-        if not words or words & sents[i].terms:
-            stated |= sents[i].numbers
+    stated: set[f.Quantity] = set()
+    for group in (best.sentences, *((i,) for i in cover if i not in best.sentences)):
+        if not words or words & analysis.terms_of(group):
+            stated.update(n for i in group for n in sents[i].numbers)
     missing = f.missing_numbers(analysis.claim_numbers, stated)
     best_negated = any(sents[i].negated for i in best.sentences)
     return [
