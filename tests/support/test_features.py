@@ -42,6 +42,9 @@ def test_missing_numbers() -> None:
     assert f.missing_numbers([(10, "year")], {(10, "day")}) == [(10, "year")]
     assert f.missing_numbers([(10, "year")], {(10, "")}) == []
     assert f.missing_numbers([(10, "")], {(10, "day")}) == []
+    # ... unless the text states the claim's unit with other values.
+    assert f.missing_numbers([(10, "year")], {(10, ""), (7, "year")}) == [(10, "year")]
+    assert f.missing_numbers([(10, "year")], {(10, ""), (10, "year")}) == []
 
 
 def test_quantities_carry_the_unit_word_after_the_number() -> None:

@@ -171,3 +171,10 @@ def test_the_checker_still_works_in_a_forked_child() -> None:
 
 def _check_in_child(claim: str) -> str:
     return HeuristicSupportChecker(FakeEmbedder()).check(claim, [passage(SONG)]).verdict.value
+
+
+def test_a_bare_number_does_not_back_a_claim_whose_unit_the_text_states_otherwise() -> None:
+    text = "Our office has 10 staff. Invoices are kept for 7 years."
+    result = HeuristicSupportChecker().check("Invoices are kept for 10 years.", [passage(text)])
+    assert result.verdict is Verdict.UNSUPPORTED
+    assert any("different numbers" in r for r in result.reasons)

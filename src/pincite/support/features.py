@@ -213,15 +213,20 @@ def number_matches(claimed: float, stated: float) -> bool:
 
 
 def missing_numbers(claimed: Iterable[Quantity], stated: Collection[Quantity]) -> list[Quantity]:
-    """The claimed quantities that no stated one matches: ``number_matches`` on the
-    value, and the same unit when both name one."""
-    return [
-        c
-        for c in claimed
-        if not any(
-            number_matches(c[0], s[0]) and (not c[1] or not s[1] or c[1] == s[1]) for s in stated
-        )
-    ]
+    """The claimed quantities that no stated one matches.
+
+    A match is ``number_matches`` on the value with the same unit, or no unit
+    on one side; but when the claim names a unit that the text also uses, only
+    the text's numbers in that unit count ("10 staff ... 7 years" does not back
+    "10 years").
+    """
+    missing = []
+    for value, unit in claimed:
+        same_unit = [s for s in stated if unit and s[1] == unit]
+        pool = same_unit or [s for s in stated if not unit or not s[1] or s[1] == unit]
+        if not any(number_matches(value, s[0]) for s in pool):
+            missing.append((value, unit))
+    return missing
 
 
 def _strip_clitic(word: str) -> str:
