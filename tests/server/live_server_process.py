@@ -25,8 +25,15 @@ def service_command(*args: str) -> list[str]:
 
 
 def clean_env() -> dict[str, str]:
-    """This environment without PINCITE_* settings, so only explicit flags apply."""
-    return {k: v for k, v in os.environ.items() if not k.startswith("PINCITE_")}
+    """This environment without PINCITE_* settings, so only explicit flags apply.
+
+    The model cache stays: it is the test session's throwaway one (tests/conftest.py).
+    """
+    return {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("PINCITE_") or k == "PINCITE_CACHE_DIR"
+    }
 
 
 def create_keys(db: Path, *tenants: str) -> dict[str, str]:
@@ -92,7 +99,7 @@ def running_server(root: Path) -> Iterator[LiveServer]:
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=clean_env())
     try:
         keys = create_keys(db, "alpha", "beta", "gamma")
-        base_url = _wait_for_port(process, log_path)
+        base_url = wait_for_port(process, log_path)
         yield LiveServer(base_url, db, keys)
     finally:
         process.terminate()
@@ -105,7 +112,8 @@ def running_server(root: Path) -> Iterator[LiveServer]:
     assert "Traceback" not in log_text, log_text
 
 
-def _wait_for_port(process: subprocess.Popen[bytes], log_path: Path) -> str:
+def wait_for_port(process: subprocess.Popen[bytes], log_path: Path) -> str:
+    """The server's base URL once uvicorn says it is listening."""
     deadline = time.monotonic() + 60
     pattern = re.compile(r"Uvicorn running on (http://127\.0\.0\.1:\d+)")
     while time.monotonic() < deadline:

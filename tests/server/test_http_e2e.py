@@ -5,10 +5,19 @@ from __future__ import annotations
 import subprocess
 import uuid
 from dataclasses import dataclass
+from pathlib import Path
 
 import httpx
 import pytest
-from live_server_process import UPLOAD_LIMIT_MB, LiveServer, clean_env, service_command
+from live_server_process import (
+    UPLOAD_LIMIT_MB,
+    LiveServer,
+    clean_env,
+    service_command,
+    wait_for_port,
+)
+
+import pincite
 
 pytestmark = pytest.mark.integration
 
@@ -278,3 +287,21 @@ def test_errors_are_json_with_stable_codes(live_server: LiveServer) -> None:
         body = response.json()
         assert set(body) == {"error"} and body["error"]["code"] == code
         assert "Traceback" not in response.text
+
+
+def test_serve_loads_the_support_checker_model_before_it_listens(tmp_path: Path) -> None:
+    """The first answer must not pay for deriving the quantised model: start-up does."""
+    db, cache, log_path = tmp_path / "p.db", tmp_path / "cache", tmp_path / "serve.log"
+    pincite.open(db, embedder=None).close()
+    command = service_command("serve", "--db", str(db), "--host", "127.0.0.1", "--port", "0")
+    env = {**clean_env(), "PINCITE_CACHE_DIR": str(cache)}
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
+    try:
+        wait_for_port(process, log_path)
+        assert [p.suffix for p in sorted(cache.glob("minilm-dynint8-*"))] == [".onnx", ".sha256"]
+        text = log_path.read_text()
+        assert text.index("loading models") < text.index("Uvicorn running")
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

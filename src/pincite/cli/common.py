@@ -81,5 +81,21 @@ def open_corpus(db: str, embedder: str | None = "default") -> Corpus:
     return open_corpus_at(db, embedder=embedder)
 
 
+def warm_models(corpus: Corpus, *, announce: bool = True) -> None:
+    """Load the embedder and the support checker's model now, not on the first request.
+
+    On a machine's first run the checker's quantised model is derived (~4 s);
+    a server should pay that before it says it is ready.
+    """
+    from pincite.support import support_checker_for
+
+    models = [corpus.embedder, support_checker_for(corpus.embedder).embedder]
+    if announce and any(m is not None for m in models):
+        err.print("pincite: loading models")
+    for model in models:
+        if model is not None:
+            model.embed_query("warm up")
+
+
 def print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")

@@ -20,6 +20,7 @@ from pincite.cli.common import (
     out,
     print_json,
     tenant_option,
+    warm_models,
 )
 from pincite.generate import make_generator
 
@@ -86,6 +87,7 @@ def serve(
     gen = make_generator(
         generator, embedder=corpus.embedder, base_url=base_url, model=model, api_key=api_key
     )
+    warm_models(corpus)
     app = create_app(corpus, generator=gen, max_upload_bytes=int(max_upload_mb * 1024 * 1024))
     err.print(f"pincite: serving {db} with the {gen.name} generator; API docs at /docs")
     try:
@@ -203,6 +205,7 @@ def mcp(
         gen = make_generator(
             generator, embedder=corpus.embedder, base_url=base_url, model=model, api_key=api_key
         )
+        warm_models(corpus, announce=False)  # stdio clients see stderr as the server's log
         serve_stdio(corpus, tenant, gen)
 
 
