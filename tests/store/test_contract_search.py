@@ -139,3 +139,18 @@ def test_documents_without_vectors_are_lexical_only(store: Store, tenants: tuple
     assert lexical_ids(store, a, "walruses") == [w.chunks[0].chunk_id]
     assert store.dense_index(a).chunk_ids == ()
     assert store.routing_index(a).document_ids == ()
+
+
+def test_another_tenants_documents_do_not_move_a_score(
+    store: Store, tenants: tuple[str, str]
+) -> None:
+    """BM25 statistics are per tenant: nothing about B can be read off A's scores."""
+    a, b = tenants
+    write(store, a, "u://a1", "Parrots repeat the words they hear.")
+    write(store, a, "u://a2", "Cats sleep for most of the day.")
+    before = store.search_lexical(a, ["parrots", "words", "sleep"], 10)
+    for i in range(12):
+        write(store, b, f"u://b{i}", "Parrots and words, words and parrots. " * (i + 1))
+    after = store.search_lexical(a, ["parrots", "words", "sleep"], 10)
+    assert len(before) == 2
+    assert after == before  # same chunks, same order, bit-identical scores

@@ -1,7 +1,10 @@
-"""Keeping the FTS5 index and version text in step with lifecycle changes.
+"""Keeping the FTS5 indexes and version text in step with lifecycle changes.
 
-The FTS table carries the tenant and the document as single indexed tokens so
-that tenant and scope filters run inside the MATCH itself.
+Each tenant has its own FTS5 table (``fts_tables`` maps tenant to table), so
+BM25's statistics (document count, average length, term document frequency)
+are that tenant's alone: another workspace's documents can neither shift a
+score nor be sensed through one. The document is a single indexed token per
+row so that a scope filter runs inside the MATCH itself.
 """
 
 from __future__ import annotations
@@ -17,6 +20,30 @@ from pincite.store.base import blank_text
 def tenant_key(tenant: str) -> str:
     """The single FTS token standing for a tenant: hex only, so no tokenizer splits it."""
     return "t" + hashlib.sha256(tenant.encode("utf-8")).hexdigest()[:24]
+
+
+#: ``porter`` stems English words, which BM25 on scientific text benefits from.
+TOKENIZE = "porter unicode61 remove_diacritics 2"
+
+
+def fts_table(conn: sqlite3.Connection, tenant: str, *, create: bool = False) -> str | None:
+    """The name of ``tenant``'s FTS5 table; ``None`` if it has none and ``create`` is false.
+
+    Created inside the caller's transaction. The name is hex from the tenant's
+    hash (safe to splice into SQL); ``fts_tables.name`` is unique, so two
+    tenants could never share a table even if their hashes met.
+    """
+    found = conn.execute("SELECT name FROM fts_tables WHERE tenant = ?", (tenant,)).fetchone()
+    if found is not None:
+        return str(found[0])
+    if not create:
+        return None
+    name = "fts_" + tenant_key(tenant)
+    conn.execute(f"CREATE VIRTUAL TABLE {name} USING fts5(doc_key, body, tokenize = '{TOKENIZE}')")
+    # BM25 over the body only: doc_key is a filter token, not text.
+    conn.execute(f"INSERT INTO {name} ({name}, rank) VALUES ('rank', 'bm25(0.0, 1.0)')")
+    conn.execute("INSERT INTO fts_tables (tenant, name) VALUES (?, ?)", (tenant, name))
+    return name
 
 
 def doc_key(document_id: str) -> str:
@@ -47,8 +74,11 @@ def reinstate(conn: sqlite3.Connection, document: Document, content_hash: str) -
 
 
 def drop_from_indexes(conn: sqlite3.Connection, tenant: str, document_id: str) -> None:
+    table = fts_table(conn, tenant)
+    if table is None:
+        return
     conn.execute(
-        "DELETE FROM chunks_fts WHERE rowid IN"
+        f"DELETE FROM {table} WHERE rowid IN"
         " (SELECT rowid FROM chunks WHERE tenant = ? AND document_id = ?)",
         (tenant, document_id),
     )
@@ -56,14 +86,31 @@ def drop_from_indexes(conn: sqlite3.Connection, tenant: str, document_id: str) -
 
 def add_current_to_fts(conn: sqlite3.Connection, tenant: str, document_id: str) -> None:
     """Index the current version's unerased chunks (a restored document)."""
+    table = fts_table(conn, tenant, create=True)
     conn.execute(
-        "INSERT INTO chunks_fts (rowid, tenant_key, doc_key, body)"
-        " SELECT c.rowid, ?, ?, c.embed_text FROM chunks AS c JOIN documents AS d"
+        f"INSERT INTO {table} (rowid, doc_key, body)"
+        " SELECT c.rowid, ?, c.embed_text FROM chunks AS c JOIN documents AS d"
         " ON d.tenant = c.tenant AND d.document_id = c.document_id"
         " WHERE c.tenant = ? AND c.document_id = ? AND c.content_hash = d.current_hash"
         " AND c.erased = 0",
-        (tenant_key(tenant), doc_key(document_id), tenant, document_id),
+        (doc_key(document_id), tenant, document_id),
     )
+
+
+def index_chunk(
+    conn: sqlite3.Connection, tenant: str, document_id: str, rowid: int, body: str
+) -> None:
+    table = fts_table(conn, tenant, create=True)
+    conn.execute(
+        f"INSERT INTO {table} (rowid, doc_key, body) VALUES (?, ?, ?)",
+        (rowid, doc_key(document_id), body),
+    )
+
+
+def unindex_chunk(conn: sqlite3.Connection, tenant: str, rowid: int) -> None:
+    table = fts_table(conn, tenant)
+    if table is not None:
+        conn.execute(f"DELETE FROM {table} WHERE rowid = ?", (rowid,))
 
 
 def blank_ranges(

@@ -7,13 +7,35 @@ brings it forward and opening a current one changes nothing.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from datetime import UTC, datetime
 
-# The FTS table carries the tenant as an indexed token column so the tenant
-# filter runs inside the FTS5 query itself; filtering by JOIN measured 20 ms to
-# ~1 s per query at 100k chunks (issue 3). ``porter`` stems English words, which
-# BM25 on scientific text benefits from.
-MIGRATIONS: tuple[tuple[str, str], ...] = (
+from pincite.store.sqlite.fts import fts_table, tenant_key
+
+
+def _fts_per_tenant(conn: sqlite3.Connection) -> None:
+    """Move the shared FTS table's rows into one table per tenant, then drop it.
+
+    The shared table ranked with statistics over every tenant's rows, so one
+    workspace's documents shifted another's BM25 scores.
+    """
+    conn.execute(
+        "CREATE TABLE fts_tables (tenant TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE) WITHOUT ROWID"
+    )
+    for (tenant,) in conn.execute("SELECT DISTINCT tenant FROM chunks").fetchall():
+        table = fts_table(conn, tenant, create=True)
+        conn.execute(
+            f"INSERT INTO {table} (rowid, doc_key, body)"
+            " SELECT rowid, doc_key, body FROM chunks_fts WHERE tenant_key = ?",
+            (tenant_key(tenant),),
+        )
+    conn.execute("DROP TABLE chunks_fts")
+
+
+# 0001 made one FTS table with the tenant as an indexed token column, so the
+# tenant filter ran inside the FTS5 query (filtering by JOIN measured 20 ms to
+# ~1 s per query at 100k chunks, issue 3); 0003 gives each tenant its own table.
+MIGRATIONS: tuple[tuple[str, str | Callable[[sqlite3.Connection], None]], ...] = (
     (
         "0001_core",
         """
@@ -81,6 +103,7 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         "0002_erasure_ranges",
         "ALTER TABLE versions ADD COLUMN erased TEXT NOT NULL DEFAULT '[]';",
     ),
+    ("0003_fts_per_tenant", _fts_per_tenant),
 )
 
 
@@ -96,8 +119,11 @@ def migrate(conn: sqlite3.Connection) -> list[str]:
             continue
         conn.execute("BEGIN IMMEDIATE")
         try:
-            for statement in _statements(sql):
-                conn.execute(statement)
+            if callable(sql):
+                sql(conn)
+            else:
+                for statement in _statements(sql):
+                    conn.execute(statement)
             conn.execute(
                 "INSERT INTO pincite_migrations VALUES (?, ?)",
                 (name, datetime.now(UTC).isoformat()),

@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pincite.store.base import DenseIndex, RoutingIndex
-from pincite.store.sqlite.fts import doc_key, tenant_key
+from pincite.store.sqlite.fts import doc_key
 from pincite.store.sqlite.rows import stack
 
 
@@ -33,6 +33,10 @@ class SQLiteSearch:
     def _refresh_caches(self) -> None:
         raise NotImplementedError
 
+    def _fts_table(self, tenant: str) -> str | None:
+        found = self._query("SELECT name FROM fts_tables WHERE tenant = ?", (tenant,))
+        return str(found[0][0]) if found else None
+
     def search_lexical(
         self,
         tenant: str,
@@ -43,18 +47,21 @@ class SQLiteSearch:
         if not terms or k <= 0:
             return []
         # Terms reach FTS5 only as double-quoted strings (quotes doubled), so
-        # nothing in a question can be read as FTS5 syntax. Tenant and document
-        # scope are filters inside the MATCH itself, so FTS5 can rank with its
-        # own ORDER BY rank LIMIT path instead of filtering after a JOIN.
+        # nothing in a question can be read as FTS5 syntax. The table is the
+        # tenant's own; document scope is a filter inside the MATCH itself, so
+        # FTS5 ranks with its own ORDER BY rank LIMIT path.
         body = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
-        match = f'tenant_key : "{tenant_key(tenant)}" AND body : ({body})'
+        match = f"body : ({body})"
         if documents is not None:
             if not documents:
                 return []
             match += " AND doc_key : (" + " OR ".join(doc_key(d) for d in documents) + ")"
+        table = self._fts_table(tenant)
+        if table is None:
+            return []  # the tenant has never had a document
         rows = self._query(
-            "SELECT c.chunk_id, -s.rank FROM (SELECT rowid, rank FROM chunks_fts"
-            " WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?) AS s"
+            f"SELECT c.chunk_id, -s.rank FROM (SELECT rowid, rank FROM {table}"
+            f" WHERE {table} MATCH ? ORDER BY rank LIMIT ?) AS s"
             " JOIN chunks AS c ON c.rowid = s.rowid WHERE c.tenant = ? ORDER BY s.rank",
             (match, k, tenant),
         )

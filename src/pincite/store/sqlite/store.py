@@ -19,10 +19,10 @@ from pincite.store.base import DenseIndex, RoutingIndex, check_version_rows
 from pincite.store.sqlite.fts import (
     add_current_to_fts,
     blank_ranges,
-    doc_key,
     drop_from_indexes,
+    index_chunk,
     reinstate,
-    tenant_key,
+    unindex_chunk,
 )
 from pincite.store.sqlite.migrations import migrate
 from pincite.store.sqlite.rows import (
@@ -245,7 +245,6 @@ class SQLiteStore(SQLiteSearch):
                     version.page_count,
                 ),
             )
-            key = tenant_key(tenant)
             live = document.status is DocumentStatus.LIVE
             for i, chunk in enumerate(chunks):
                 blob = None if vectors is None else np.asarray(vectors[i], np.float32).tobytes()
@@ -254,12 +253,8 @@ class SQLiteStore(SQLiteSearch):
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (*chunk_values(chunk), blob),
                 )
-                if live and not chunk.erased:
-                    conn.execute(
-                        "INSERT INTO chunks_fts (rowid, tenant_key, doc_key, body)"
-                        " VALUES (?, ?, ?, ?)",
-                        (cur.lastrowid, key, doc_key(document.document_id), chunk.embed_text),
-                    )
+                if live and not chunk.erased and cur.lastrowid is not None:
+                    index_chunk(conn, tenant, document.document_id, cur.lastrowid, chunk.embed_text)
             self._write_routing(conn, document, routing_vector)
 
     @staticmethod
@@ -363,7 +358,7 @@ class SQLiteStore(SQLiteSearch):
             targets = conn.execute(sql, params).fetchall()
             by_version: dict[str, list[tuple[int, int]]] = {}
             for rowid, chash, start, end in targets:
-                conn.execute("DELETE FROM chunks_fts WHERE rowid = ?", (rowid,))
+                unindex_chunk(conn, tenant, rowid)
                 conn.execute(
                     "UPDATE chunks SET text = '', embed_text = '', erased = 1, vector = NULL"
                     " WHERE rowid = ?",
