@@ -10,24 +10,43 @@ import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from pincite.store.sqlite.fts import fts_table, tenant_key
+from pincite.store.sqlite.fts import tenant_key
 
 
 def _fts_per_tenant(conn: sqlite3.Connection) -> None:
-    """Move the shared FTS table's rows into one table per tenant, then drop it.
+    """Rebuild the lexical index as one FTS5 table per tenant, then drop the shared one.
 
     The shared table ranked with statistics over every tenant's rows, so one
-    workspace's documents shifted another's BM25 scores.
+    workspace's documents shifted another's BM25 scores. Each tenant's table
+    is built from what must be indexed (live documents, current versions,
+    unerased chunks), not copied, so a stale row in an old file is not carried
+    over. The table definition is spelled out here, frozen, rather than taken
+    from ``fts.fts_table``, which may change later.
     """
     conn.execute(
         "CREATE TABLE fts_tables (tenant TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE) WITHOUT ROWID"
     )
-    for (tenant,) in conn.execute("SELECT DISTINCT tenant FROM chunks").fetchall():
-        table = fts_table(conn, tenant, create=True)
+    tenants = conn.execute(
+        "SELECT DISTINCT c.tenant FROM chunks AS c JOIN documents AS d"
+        " ON d.tenant = c.tenant AND d.document_id = c.document_id"
+        " WHERE d.status = 'live' AND c.content_hash = d.current_hash AND c.erased = 0"
+    ).fetchall()
+    for (tenant,) in tenants:
+        table = "fts_" + tenant_key(tenant)
+        conn.execute(
+            f"CREATE VIRTUAL TABLE {table} USING fts5(doc_key, body,"
+            " tokenize = 'porter unicode61 remove_diacritics 2')"
+        )
+        conn.execute(f"INSERT INTO {table} ({table}, rank) VALUES ('rank', 'bm25(0.0, 1.0)')")
+        conn.execute("INSERT INTO fts_tables (tenant, name) VALUES (?, ?)", (tenant, table))
         conn.execute(
             f"INSERT INTO {table} (rowid, doc_key, body)"
-            " SELECT rowid, doc_key, body FROM chunks_fts WHERE tenant_key = ?",
-            (tenant_key(tenant),),
+            " SELECT c.rowid, 'd' || replace(c.document_id, '-', ''), c.embed_text"
+            " FROM chunks AS c JOIN documents AS d"
+            " ON d.tenant = c.tenant AND d.document_id = c.document_id"
+            " WHERE c.tenant = ? AND d.status = 'live' AND c.content_hash = d.current_hash"
+            " AND c.erased = 0",
+            (tenant,),
         )
     conn.execute("DROP TABLE chunks_fts")
 
@@ -118,6 +137,11 @@ def migrate(conn: sqlite3.Connection) -> list[str]:
         if name in done:
             continue
         conn.execute("BEGIN IMMEDIATE")
+        # Read again under the write lock: another process opening the same
+        # file may have applied it between our read and our lock.
+        if conn.execute("SELECT 1 FROM pincite_migrations WHERE name = ?", (name,)).fetchone():
+            conn.execute("ROLLBACK")
+            continue
         try:
             if callable(sql):
                 sql(conn)
