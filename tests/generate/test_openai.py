@@ -294,13 +294,26 @@ def test_a_model_that_only_takes_its_default_temperature_gets_none(fake_api: Fak
     assert gen.max_tokens == 512 and gen.temperature == 0  # what was configured
 
 
-def test_other_400s_are_not_retried(fake_api: FakeAPI) -> None:
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Invalid 'messages'",
+        # The user's own out-of-range temperature: shown, not silently dropped.
+        "Invalid 'temperature': decimal above maximum value. Expected a value <= 2, but got "
+        "2.5 instead.",
+    ],
+)
+def test_other_400s_are_not_retried(fake_api: FakeAPI, message: str) -> None:
     """Test double for the paid OpenAI API: a 400 about something else is final."""
-    error = {"error": {"message": "Invalid 'messages'", "type": "invalid_request_error"}}
+    error = {"error": {"message": message, "type": "invalid_request_error"}}
     fake_api.reply(error, status=400)
-    with generator(fake_api) as gen, pytest.raises(GeneratorError, match="HTTP 400"):
+    with (
+        generator(fake_api, temperature=2.5) as gen,
+        pytest.raises(GeneratorError, match="HTTP 400"),
+    ):
         gen.generate(QUESTION, PASSAGES)
     assert len(fake_api.received) == 1
+    assert gen.fields.temperature == 2.5
 
 
 def test_second_failure_is_not_retried_and_retry_after_is_honoured(fake_api: FakeAPI) -> None:

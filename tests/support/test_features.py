@@ -51,7 +51,24 @@ def test_quantities_carry_the_unit_word_after_the_number() -> None:
     assert f.quantities("kept for ten years, refunds in 10 days") == {(10, "year"), (10, "day")}
     assert f.quantities("1,200 patients took part") == {(1200, "")}  # not a unit
     assert f.quantities("3.5% of 2 million people") == {(3.5, "percent"), (2, ""), (2e6, "")}
-    assert f.quantities("45 percent and 12 km") == {(45, "percent"), (12, "km")}
+    assert f.quantities("2 million people", bare_scaled=False) == {(2e6, "")}
+    assert f.quantities("45 percent and 12 km") == {(45, "percent"), (12, "kilometre")}
+
+
+@pytest.mark.parametrize(
+    ("claim", "text"),
+    [
+        ("50 metres", "50 meters"),
+        ("12 km", "12 kilometres"),
+        ("5 mg", "5 milligrams"),
+        ("100 litres", "100 liters"),
+        ("7 years", "7 yrs"),
+        ("3 hours", "3 hrs"),
+        ("2 million tonnes", "2,000,000 tonnes"),
+    ],
+)
+def test_one_unit_spelled_two_ways_agrees(claim: str, text: str) -> None:
+    assert f.missing_numbers(f.quantities(claim, bare_scaled=False), f.quantities(text)) == []
 
 
 def test_idf_weights_and_weighted_coverage_by_hand() -> None:

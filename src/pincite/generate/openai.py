@@ -52,8 +52,12 @@ class ChatFields:
         if self.limit_field == "max_tokens" and "max_completion_tokens" in detail:
             self.limit_field = "max_completion_tokens"
             return True
-        if self.temperature is not None and "temperature" in detail:
-            self.temperature = None  # the model's default
+        lowered = detail.lower()
+        unsupported = "unsupported" in lowered or "only the default" in lowered
+        if self.temperature is not None and "temperature" in lowered and unsupported:
+            # The model takes no temperature but its default; an out-of-range value
+            # the user set is their error to see, not ours to drop.
+            self.temperature = None
             return True
         return False
 

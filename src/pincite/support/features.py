@@ -136,32 +136,57 @@ def words(text: str) -> list[str]:
 #: A number with the unit word after it ("ten years" -> (10.0, "year")), "" for none.
 Quantity = tuple[float, str]
 
-# Stems of words that name what a number counts or measures: "ten days" does
-# not state "ten years". Other words after a number ("1,200 patients") are
-# not units: the sentence's other words carry that agreement.
-_UNITS = frozenset(
-    stem(w)
-    for w in _words_of(
-        """
-        second minute hour day week month year decade century millennium
-        percent dollar euro pound yen cent
-        millimetre millimeter centimetre centimeter metre meter kilometre kilometer mile foot
-        feet inch yard milligram gram kilogram tonne ton ounce litre liter millilitre
-        milliliter gallon mm cm km mg kg ml mph kph
-        """
-    )
-)
+# Words that name what a number counts or measures, each mapped to one name, so
+# "ten days" does not state "ten years" while "50 metres" states "50 meters".
+# Other words after a number ("1,200 patients") are not units: the sentence's
+# other words carry that agreement. Ambiguous short forms ("m", "in", "t") are left out.
+_UNIT_SPELLINGS = {
+    "second": "sec secs second seconds",
+    "minute": "min mins minute minutes",
+    "hour": "hr hrs hour hours",
+    "day": "day days",
+    "week": "wk wks week weeks",
+    "month": "mo mos month months",
+    "year": "yr yrs year years",
+    "decade": "decade decades",
+    "century": "century centuries",
+    "percent": "percent pct",
+    "dollar": "dollar dollars usd",
+    "euro": "euro euros eur",
+    "cent": "cent cents",
+    "millimetre": "mm millimetre millimetres millimeter millimeters",
+    "centimetre": "cm centimetre centimetres centimeter centimeters",
+    "metre": "metre metres meter meters",
+    "kilometre": "km kms kilometre kilometres kilometer kilometers",
+    "mile": "mile miles",
+    "foot": "ft foot feet",
+    "inch": "inch inches",
+    "yard": "yd yds yard yards",
+    "milligram": "mg milligram milligrams milligramme milligrammes",
+    "gram": "gram grams gramme grammes",
+    "kilogram": "kg kgs kilo kilos kilogram kilograms kilogramme kilogrammes",
+    "tonne": "tonne tonnes ton tons",
+    "ounce": "oz ounce ounces",
+    "litre": "litre litres liter liters",
+    "millilitre": "ml millilitre millilitres milliliter milliliters",
+    "gallon": "gal gallon gallons",
+}
+_UNIT_OF = {w: unit for unit, spellings in _UNIT_SPELLINGS.items() for w in spellings.split()}
 _NEXT_WORD = re.compile(r"\s*([^\W\d_]+)")
 
 
 def _unit_after(text: str, end: int) -> str:
     found = _NEXT_WORD.match(text, end)
-    unit = stem(found.group(1).lower()) if found else ""
-    return unit if unit in _UNITS else ""
+    return _UNIT_OF.get(found.group(1).lower(), "") if found else ""
 
 
-def quantities(text: str) -> set[Quantity]:
-    """The numbers of ``text`` (see ``numbers``), each with the unit word after it."""
+def quantities(text: str, *, bare_scaled: bool = True) -> set[Quantity]:
+    """The numbers of ``text`` (see ``numbers``), each with the unit word after it.
+
+    ``bare_scaled=False`` records "2 million" as 2,000,000 only: right for a
+    claim, whose every number must be found, where the bare 2 would demand a
+    second match.
+    """
     found: set[Quantity] = set()
     for match in _NUMBER.finditer(text):
         raw = match.group()
@@ -171,11 +196,12 @@ def quantities(text: str) -> set[Quantity]:
         value = abs(float(digits.group().replace(",", "").replace("−", "-")))
         lowered = raw.lower()
         percent = "%" in raw or "percent" in lowered or "per cent" in lowered
-        unit = stem("percent") if percent else _unit_after(text, match.end())
-        found.add((value, unit))
+        unit = "percent" if percent else _unit_after(text, match.end())
         scale = match.group("scale")
         if scale:
             found.add((value * _SCALES[scale.lower()], unit))
+        if bare_scaled or not scale:
+            found.add((value, unit))
     for match in _WORD.finditer(text):
         word = match.group().lower()
         if word in _NUMBER_WORDS:

@@ -326,14 +326,19 @@ def _reasons(claim: str, analysis: Analysis, x: list[float], shown: list[int]) -
     covered = analysis.terms_of(shown)
     missing = []
     for word in f.words(claim):
-        if word.isdigit():
-            continue  # words() splits "1,200": numbers are listed whole below
         terms = f.content_terms(word)
-        if terms and not terms & covered and word not in missing:
+        if (
+            any(c.isdigit() for c in word)
+            or word in ("thousand", "million", "billion", "trillion")
+            or all(t.startswith("#") for t in terms)
+        ):
+            continue  # numbers ("1,200", "2nd", "ten") are listed whole below
+        if not terms & covered and word not in missing:
             missing.append(word)
-    for value in sorted({v for v, _ in analysis.claim_numbers}):
-        if f"#{value:g}" not in covered:
-            missing.append(_show_number(value))
+    # The same test the number features use, so this never contradicts the verdict.
+    stated = {q for i in shown for q in analysis.sentences[i].numbers}
+    for value in sorted({v for v, _ in f.missing_numbers(analysis.claim_numbers, stated)}):
+        missing.append(_show_number(value))
     if missing:
         reasons.append("not in the cited text: " + ", ".join(missing[:6]))
     if values["num_conflict"]:

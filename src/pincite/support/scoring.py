@@ -129,7 +129,7 @@ def analyse(claim: str, passages: Sequence[str]) -> Analysis:
     weights = f.idf_weights((s.terms for s in sentences), claim_terms)
     return Analysis(
         claim_terms=claim_terms,
-        claim_numbers=frozenset(f.quantities(claim)),
+        claim_numbers=frozenset(f.quantities(claim, bare_scaled=False)),
         claim_entities=frozenset(f.entity_terms(claim)) & claim_terms,
         claim_negated=f.negated(claim),
         weights=weights,
