@@ -84,8 +84,11 @@ def test_request_forces_the_tool_and_numbers_the_passages(fake_api: FakeAPI) -> 
     (message,) = body["messages"]
     assert message["role"] == "user"
     text = message["content"]
-    assert "[1] (Refund policy, version v2)\nRefunds are issued within 14 days" in text
-    assert "[2] (Refund policy, version v1, 2023-01-05, SUPERSEDED)\nRefunds take 30" in text
+    assert 'number=1 source="Refund policy, version v2">\nRefunds are issued within 14 days' in text
+    assert (
+        'number=2 source="Refund policy, version v1, 2023-01-05, SUPERSEDED">\nRefunds take 30'
+        in text
+    )
     assert text.endswith(f"Question: {QUESTION}")
 
 

@@ -99,10 +99,10 @@ def test_request_forces_the_tool_and_numbers_the_passages(fake_api: FakeAPI) -> 
     assert system == {"role": "system", "content": SYSTEM_PROMPT}
     assert user["role"] == "user"
     text = user["content"]
-    assert "[1] (Refund policy, version v2)\nRefunds are issued within 14 days" in text
-    assert "[2] (Calendar, version v1, 2024-03-01)\nReturns are accepted" in text
-    assert "[3] (Refund policy, version v1, SUPERSEDED)\nRefunds take 30 days." in text
-    assert text.index("[1]") < text.index("[2]") < text.index("[3]")
+    assert 'number=1 source="Refund policy, version v2">\nRefunds are issued within 14 days' in text
+    assert 'number=2 source="Calendar, version v1, 2024-03-01">\nReturns are accepted' in text
+    assert 'number=3 source="Refund policy, version v1, SUPERSEDED">\nRefunds take 30' in text
+    assert text.index("number=1 ") < text.index("number=2 ") < text.index("number=3 ")
     assert text.endswith(f"Question: {QUESTION}")
 
 
