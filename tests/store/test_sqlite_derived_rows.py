@@ -39,6 +39,19 @@ def test_purge_and_erase_remove_derived_rows(tmp_path: Path) -> None:
     assert _rows(path)["chunks_fts"] == 0
     store.set_status("acme", did, DocumentStatus.LIVE)
     assert _rows(path)["chunks_fts"] == len(w.chunks) - 1
+    write(store, "acme", "u://other", "Another document.")
+    other = store.find_document("acme", uri="u://other")
+    assert other is not None
     assert store.purge("acme", did)
+    with sqlite3.connect(path) as conn:  # the tenant still has a document: its table stays
+        assert conn.execute("SELECT count(*) FROM fts_tables").fetchone()[0] == 1
+    assert store.purge("acme", other.document_id)
     assert _rows(path) == dict.fromkeys(_rows(path), 0)
+    with sqlite3.connect(path) as conn:  # nothing of the workspace is left, not even its name
+        assert conn.execute("SELECT count(*) FROM fts_tables").fetchone()[0] == 0
+        names = [r[0] for r in conn.execute("SELECT name FROM sqlite_master")]
+        assert not [n for n in names if n.startswith("fts_t") and n != "fts_tables"]
+    assert store.search_lexical("acme", ["document"], 10) == []
+    write(store, "acme", "u://again", "A document again.")  # and the tenant can come back
+    assert len(store.search_lexical("acme", ["document"], 10)) == 1
     store.close()

@@ -46,6 +46,21 @@ def fts_table(conn: sqlite3.Connection, tenant: str, *, create: bool = False) ->
     return name
 
 
+def forget_tenant_if_empty(conn: sqlite3.Connection, tenant: str) -> None:
+    """Drop a tenant's FTS table, and its name from ``fts_tables``, once it has no document.
+
+    Purging a workspace's last document should leave nothing of it behind; each
+    table also costs every connection schema work, so empty ones are not kept.
+    """
+    table = fts_table(conn, tenant)
+    if table is None:
+        return
+    if conn.execute("SELECT 1 FROM documents WHERE tenant = ? LIMIT 1", (tenant,)).fetchone():
+        return
+    conn.execute(f"DROP TABLE {table}")
+    conn.execute("DELETE FROM fts_tables WHERE tenant = ?", (tenant,))
+
+
 def doc_key(document_id: str) -> str:
     """The FTS token standing for a document (its UUID's hex digits)."""
     return "d" + document_id.replace("-", "")
@@ -97,20 +112,24 @@ def add_current_to_fts(conn: sqlite3.Connection, tenant: str, document_id: str) 
     )
 
 
-def index_chunk(
-    conn: sqlite3.Connection, tenant: str, document_id: str, rowid: int, body: str
+def index_chunks(
+    conn: sqlite3.Connection, tenant: str, document_id: str, rows: list[tuple[int, str]]
 ) -> None:
+    """Index ``(rowid, body)`` rows of one document in its tenant's table."""
+    if not rows:
+        return
     table = fts_table(conn, tenant, create=True)
-    conn.execute(
+    key = doc_key(document_id)
+    conn.executemany(
         f"INSERT INTO {table} (rowid, doc_key, body) VALUES (?, ?, ?)",
-        (rowid, doc_key(document_id), body),
+        [(rowid, key, body) for rowid, body in rows],
     )
 
 
-def unindex_chunk(conn: sqlite3.Connection, tenant: str, rowid: int) -> None:
+def unindex_chunks(conn: sqlite3.Connection, tenant: str, rowids: list[int]) -> None:
     table = fts_table(conn, tenant)
     if table is not None:
-        conn.execute(f"DELETE FROM {table} WHERE rowid = ?", (rowid,))
+        conn.executemany(f"DELETE FROM {table} WHERE rowid = ?", [(r,) for r in rowids])
 
 
 def blank_ranges(

@@ -20,9 +20,10 @@ from pincite.store.sqlite.fts import (
     add_current_to_fts,
     blank_ranges,
     drop_from_indexes,
-    index_chunk,
+    forget_tenant_if_empty,
+    index_chunks,
     reinstate,
-    unindex_chunk,
+    unindex_chunks,
 )
 from pincite.store.sqlite.migrations import migrate
 from pincite.store.sqlite.rows import (
@@ -246,6 +247,7 @@ class SQLiteStore(SQLiteSearch):
                 ),
             )
             live = document.status is DocumentStatus.LIVE
+            to_index: list[tuple[int, str]] = []
             for i, chunk in enumerate(chunks):
                 blob = None if vectors is None else np.asarray(vectors[i], np.float32).tobytes()
                 cur = conn.execute(
@@ -254,7 +256,8 @@ class SQLiteStore(SQLiteSearch):
                     (*chunk_values(chunk), blob),
                 )
                 if live and not chunk.erased and cur.lastrowid is not None:
-                    index_chunk(conn, tenant, document.document_id, cur.lastrowid, chunk.embed_text)
+                    to_index.append((cur.lastrowid, chunk.embed_text))
+            index_chunks(conn, tenant, document.document_id, to_index)
             self._write_routing(conn, document, routing_vector)
 
     @staticmethod
@@ -343,6 +346,7 @@ class SQLiteStore(SQLiteSearch):
             conn.execute("DELETE FROM versions WHERE tenant = ? AND document_id = ?", args)
             conn.execute("DELETE FROM routing WHERE tenant = ? AND document_id = ?", args)
             cur = conn.execute("DELETE FROM documents WHERE tenant = ? AND document_id = ?", args)
+            forget_tenant_if_empty(conn, tenant)
             return cur.rowcount > 0
 
     def erase(self, tenant: str, document_id: str, chunk_id: str | None = None) -> int:
@@ -357,8 +361,8 @@ class SQLiteStore(SQLiteSearch):
                 params += (chunk_id,)
             targets = conn.execute(sql, params).fetchall()
             by_version: dict[str, list[tuple[int, int]]] = {}
+            unindex_chunks(conn, tenant, [t[0] for t in targets])
             for rowid, chash, start, end in targets:
-                unindex_chunk(conn, tenant, rowid)
                 conn.execute(
                     "UPDATE chunks SET text = '', embed_text = '', erased = 1, vector = NULL"
                     " WHERE rowid = ?",
