@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
 from psycopg.types.json import Jsonb
 
 from pincite.model import BBox, BoxOrigin, Chunk, Document, DocumentStatus, Version
@@ -87,3 +89,15 @@ def chunk(r: Any) -> Chunk:
         time_range=None if time_range is None else (time_range[0], time_range[1]),
         erased=bool(r[14]),
     )
+
+
+def vector(v: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """A vector as a pgvector parameter: one float32 row."""
+    return np.asarray(v, dtype=np.float32).reshape(-1)
+
+
+def stack(found: list[Any], column: int) -> npt.NDArray[np.float32]:
+    """The pgvector ``column`` of ``found`` rows as one matrix (0×0 for no rows)."""
+    if not found:
+        return np.zeros((0, 0), dtype=np.float32)
+    return np.vstack([r[column].to_numpy() for r in found])

@@ -24,7 +24,6 @@ from pincite.store.postgres.migrations import (
     migrate,
 )
 
-_EMPTY = np.zeros((0, 0), dtype=np.float32)
 _T = TypeVar("_T")
 
 # Dense search reads a tenant's vectors exactly while it has at most this many
@@ -339,7 +338,7 @@ class PostgresStore:
                 (tenant,),
             )
             dense = DenseIndex(
-                tuple(r[0] for r in found), tuple(r[1] for r in found), _stack(found, 2)
+                tuple(r[0] for r in found), tuple(r[1] for r in found), rows.stack(found, 2)
             )
             self._dense[tenant] = (generation, dense)
             return dense
@@ -356,7 +355,7 @@ class PostgresStore:
                 " WHERE r.tenant = %s AND d.status = 'live' ORDER BY r.document_id COLLATE \"C\"",
                 (tenant,),
             )
-            routing = RoutingIndex(tuple(r[0] for r in found), _stack(found, 1))
+            routing = RoutingIndex(tuple(r[0] for r in found), rows.stack(found, 1))
             self._routing[tenant] = (generation, routing)
             return routing
 
@@ -371,14 +370,14 @@ class PostgresStore:
             cur.executemany(
                 "UPDATE chunks SET embedding = %s WHERE tenant = %s AND chunk_id = %s"
                 " AND NOT erased",
-                [(_vec(v), tenant, cid) for cid, v in chunk_vectors.items()],
+                [(rows.vector(v), tenant, cid) for cid, v in chunk_vectors.items()],
             )
             cur.executemany(
                 "INSERT INTO routing (tenant, document_id, embedding)"
                 " SELECT tenant, document_id, %s FROM documents"
                 " WHERE tenant = %s AND document_id = %s"
                 " ON CONFLICT (tenant, document_id) DO UPDATE SET embedding = excluded.embedding",
-                [(_vec(v), tenant, did) for did, v in routing.items()],
+                [(rows.vector(v), tenant, did) for did, v in routing.items()],
             )
             Delta(tenant).commit(cur)
 
@@ -390,13 +389,3 @@ def _lock_document(
         "SELECT current_hash FROM documents WHERE tenant = %s AND document_id = %s FOR UPDATE",
         (tenant, document_id),
     ).fetchone()
-
-
-def _vec(v: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    return np.asarray(v, dtype=np.float32).reshape(-1)
-
-
-def _stack(found: list[Any], column: int) -> npt.NDArray[np.float32]:
-    if not found:
-        return _EMPTY
-    return np.vstack([r[column].to_numpy() for r in found])

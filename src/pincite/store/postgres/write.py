@@ -107,7 +107,7 @@ def write_version(
             "UPDATE chunks SET embedding = %s WHERE tenant = %s AND document_id = %s"
             ' AND content_hash = %s AND start = %s AND "end" = %s AND NOT erased',
             [
-                (_vec(vectors[i]), tenant, document_id, new, c.start, c.end)
+                (rows.vector(vectors[i]), tenant, document_id, new, c.start, c.end)
                 for i, c in enumerate(chunks)
             ],
         )
@@ -121,7 +121,7 @@ def write_version(
         cur.execute(
             "INSERT INTO routing (tenant, document_id, embedding) VALUES (%s, %s, %s)"
             " ON CONFLICT (tenant, document_id) DO UPDATE SET embedding = excluded.embedding",
-            (tenant, document_id, _vec(routing_vector)),
+            (tenant, document_id, rows.vector(routing_vector)),
         )
     delta.commit(cur)
 
@@ -154,7 +154,7 @@ def _insert_version(
         f"INSERT INTO chunks ({rows.CHUNK_COLUMNS}, embedding)"
         " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
         [
-            (*rows.chunk_params(c), None if vectors is None else _vec(vectors[i]))
+            (*rows.chunk_params(c), None if vectors is None else rows.vector(vectors[i]))
             for i, c in enumerate(chunks)
         ],
     )
@@ -211,7 +211,3 @@ def _blank(
         " AND content_hash = %s",
         (text, Jsonb(erased), *key),
     )
-
-
-def _vec(v: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    return np.asarray(v, dtype=np.float32).reshape(-1)
