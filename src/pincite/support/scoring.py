@@ -39,7 +39,7 @@ FEATURES = (
     "cov_set",  # weighted claim-term recall of the greedy cover set
     "uncovered",  # log(1 + number of claim terms the cover set misses)
     "num_missing",  # share of the claim's numbers that no selected sentence states
-    "num_conflict",  # 1 when a claim number is missing and the best window states others
+    "num_conflict",  # 1 when a claim number is missing and the best window (+1) states others
     "negation",  # cov_best when claim and best window disagree on negation, else 0
     "polarity",  # cov_best when the best window has a directional opposite of a claim word
     "entity_missing",  # share of the claim's capitalised words absent from the passages
