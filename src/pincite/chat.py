@@ -108,7 +108,8 @@ class OpenAIChat(_HttpChat):
         temperature: float | None = 0,
         fields: ChatFields | None = None,
     ) -> None:
-        super().__init__(endpoint, model, max_tokens, temperature)
+        # No super().__init__: the length limit and temperature travel in ``fields``.
+        self._endpoint = endpoint
         self._head = {"model": model}
         self._fields = fields or ChatFields(max_tokens, temperature)
 

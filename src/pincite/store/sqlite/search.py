@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pincite.store.base import DenseIndex, RoutingIndex
-from pincite.store.sqlite.fts import doc_key
+from pincite.store.sqlite.fts import doc_key, fts_table
 from pincite.store.sqlite.rows import stack
 
 
@@ -34,8 +34,8 @@ class SQLiteSearch:
         raise NotImplementedError
 
     def _fts_table(self, tenant: str) -> str | None:
-        found = self._query("SELECT name FROM fts_tables WHERE tenant = ?", (tenant,))
-        return str(found[0][0]) if found else None
+        with self._lock:
+            return fts_table(self._conn, tenant)
 
     def search_lexical(
         self,
