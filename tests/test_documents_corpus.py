@@ -12,6 +12,11 @@ from pincite.corpus import Corpus
 from pincite.ground.fetch import FetchStatus
 from shared_paths import DOCUMENTS
 
+pytestmark = pytest.mark.skipif(
+    not (DOCUMENTS / "manifest.json").is_file(),
+    reason=f"shared documents not found at {DOCUMENTS} (set PINCITE_SHARED)",
+)
+
 MANIFEST = json.loads((DOCUMENTS / "manifest.json").read_text()) if DOCUMENTS.is_dir() else []
 
 

@@ -2,7 +2,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -11,8 +10,7 @@ import pytest
 
 from pincite.errors import InputError, ParseError
 from pincite.eval.beir import BeirDoc, available_splits, load_beir
-
-DATA = Path(os.environ.get("PINCITE_DATA", "/work/shared/data"))
+from shared_paths import DATA
 
 CORPUS: list[dict[str, object]] = [
     {"_id": "d1", "title": "First", "text": "one", "metadata": {}},
@@ -138,7 +136,7 @@ def test_malformed_qrels(beir_folder: Path) -> None:
 def real(folder: str) -> Path:
     path = DATA / folder
     if not path.is_dir():
-        pytest.skip(f"{path} not present (set PINCITE_DATA)")
+        pytest.skip(f"{path} not present (set PINCITE_SHARED to the shared folder)")
     return path
 
 

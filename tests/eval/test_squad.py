@@ -2,15 +2,13 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 from pathlib import Path
 
 import pytest
 
 from pincite.errors import InputError, ParseError
 from pincite.eval.squad import SquadAnswer, load_squad
-
-DATA = Path(os.environ.get("PINCITE_DATA", "/work/shared/data"))
+from shared_paths import DATA
 
 TINY = {
     "version": "v2.0",
@@ -147,7 +145,7 @@ def test_errors_name_where(tmp_path: Path) -> None:
 def test_real_squad2_dev() -> None:
     path = DATA / "squad2_dev" / "dev-v2.0.json.gz"
     if not path.is_file():
-        pytest.skip(f"{path} not present (set PINCITE_DATA)")
+        pytest.skip(f"{path} not present (set PINCITE_SHARED to the shared folder)")
     ds = load_squad(path)
     questions = list(ds.questions())
     paragraphs = {p.id: p for p in ds.paragraphs()}
