@@ -6,7 +6,6 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from pincite import ids
-from pincite.corpus import Corpus
 from pincite.errors import (
     EvidenceIdError,
     GroundingError,
@@ -27,6 +26,7 @@ from pincite.ground.cite import (
     unique,
 )
 from pincite.ground.resolve import citation_attributes
+from pincite.ground.source import AnswerSource
 from pincite.ground.telemetry import answer_span
 from pincite.retrieve.search import SearchOptions
 from pincite.support.base import SupportChecker, SupportPassage, SupportResult, Verdict
@@ -215,7 +215,7 @@ def narrow_citations(
 
 
 def answer_question(
-    corpus: Corpus,
+    corpus: AnswerSource,
     question: str,
     generator: Generator,
     *,
