@@ -150,3 +150,82 @@ def test_roc_auc_by_hand() -> None:
     assert roc_auc([0.1, 0.4, 0.35, 0.8], [False, False, True, True]) == pytest.approx(0.75)
     assert roc_auc([0.5, 0.5], [True, False]) == pytest.approx(0.5)  # a tie counts half
     assert roc_auc([0.2, 0.9], [True, True]) == 0.5  # one class only
+
+
+# -- leakage: thresholds come from dev, numbers from the reported split ------
+# Dev and test below are told apart by their scores: on dev the supported claims
+# score 0.8 and the rest 0.2, on test 0.35 and 0.1. Tuning on dev puts the
+# supported cut at 0.5 (every test claim then reads "not supported"); tuning on
+# test would put it at 0.225 and classify test perfectly.
+
+_DEV_WICE = [
+    ("dev supported a", "supported", 0.8),
+    ("dev supported b", "supported", 0.8),
+    ("dev partial", "partially_supported", 0.2),
+    ("dev not", "not_supported", 0.2),
+]
+_TEST_WICE = [("test supported", "supported", 0.35), ("test not a", "not_supported", 0.1),
+              ("test not b", "not_supported", 0.1)]  # fmt: skip
+
+
+def _scored_wice(tmp_path: Path) -> tuple[Path, Scripted]:
+    root = tmp_path / "wice"
+    for split, rows in (("dev", _DEV_WICE), ("test", _TEST_WICE)):
+        records = [
+            {"label": label, "supporting_sentences": [[0]] if label != "not_supported" else [[]],
+             "claim": claim, "evidence": [f"Evidence for {claim}."], "meta": {"id": claim}}
+            for claim, label, _ in rows
+        ]  # fmt: skip
+        _write_jsonl_gz(root / "claim" / f"{split}.jsonl.gz", records)
+    answers = {claim: SupportResult(U, score) for claim, _, score in _DEV_WICE + _TEST_WICE}
+    return root, Scripted(answers)
+
+
+def test_thresholds_are_tuned_on_dev_scores_never_on_the_reported_split(tmp_path: Path) -> None:
+    root, checker = _scored_wice(tmp_path)
+    report = run_support_eval(root, checker=checker, split="test")
+    assert report.thresholds is not None and report.thresholds.supported == pytest.approx(0.5)
+    # What leakage would have produced: a different cut, and a perfect score.
+    on_test = tune_thresholds(
+        [s for *_, s in _TEST_WICE], [_label(lab) for _, lab, _ in _TEST_WICE]
+    )
+    assert on_test.supported == pytest.approx(0.225)
+    # The reported numbers are test's (3 claims), judged with dev's cut: the one
+    # supported test claim (0.35 < 0.5) is missed.
+    assert report.metrics["n"] == 3
+    assert report.metrics["labels"] == {"supported": 1, "partial": 0, "unsupported": 2}
+    assert report.metrics["binary"]["accuracy"] == pytest.approx(2 / 3)
+
+
+def test_dev_split_is_tuned_and_reported_on_itself(tmp_path: Path) -> None:
+    root, checker = _scored_wice(tmp_path)
+    report = run_support_eval(root, checker=checker, split="dev")
+    assert report.tuned_on == "wice/dev" and report.metrics["n"] == 4
+    assert report.metrics["binary"]["accuracy"] == 1.0
+
+
+def test_attributionbench_thresholds_come_from_its_dev_file(tmp_path: Path) -> None:
+    root = tmp_path / "ab"
+    files = {
+        "dev_all_subset_balanced.jsonl.gz": [("ab dev yes", "attributable", 0.9),
+                                             ("ab dev no", "not attributable", 0.7)],
+        "test_all_subset_balanced_sampled500.jsonl.gz": [("ab test yes", "attributable", 0.4),
+                                                         ("ab test no", "not attributable", 0.2)],
+    }  # fmt: skip
+    answers = {}
+    for name, rows in files.items():
+        records = [
+            {"claim": claim, "references": [f"Ref for {claim}."], "attribution_label": label,
+             "src_dataset": "X", "id": claim}
+            for claim, label, _ in rows
+        ]  # fmt: skip
+        _write_jsonl_gz(root / name, records)
+        answers |= {claim: SupportResult(U, score) for claim, _, score in rows}
+    report = run_support_eval(root, checker=Scripted(answers), split="test")
+    assert report.tuned_on == "attributionbench/dev"
+    assert report.thresholds is not None and report.thresholds.supported == pytest.approx(0.8)
+    assert report.metrics["n"] == 2 and report.metrics["binary"]["accuracy"] == pytest.approx(0.5)
+
+
+def _label(name: str) -> Verdict:
+    return {"supported": S, "partially_supported": P, "not_supported": U}[name]
