@@ -13,6 +13,7 @@ from pincite import ids
 from pincite.errors import EvidenceIdError, InputError
 from pincite.model import Chunk, DocumentStatus, Version
 from pincite.store.base import Store
+from pincite.store.erasure import wholly_erased
 from pincite.tenancy import check_tenant
 
 
@@ -139,10 +140,10 @@ def _fetch_one(store: Store, raw: str, tenant: str, max_chars: int | None) -> Fe
     document = store.find_document(tenant, document_id=ref.document_id)
     if document is None:
         return not_found
-    version = store.version(tenant, ref.document_id, ref.hash16)
-    if version is None:
+    located = _locate(store, tenant, ref)
+    if located is None:
         return not_found
-    chunks = store.chunks(tenant, ref.document_id, version.content_hash)
+    version, chunks = located
     if isinstance(ref, ids.ChunkRef):
         found = [c for c in chunks if c.chunk_id == ref.chunk_id]
         if not found:
@@ -160,7 +161,7 @@ def _fetch_one(store: Store, raw: str, tenant: str, max_chars: int | None) -> Fe
         superseded=superseded,
         current_hash16=current[:16] if superseded and current else None,
         document_id=document.document_id,
-        hash16=version.hash16,
+        hash16=ref.hash16,
         start=start,
         end=end,
         title=document.title,
@@ -190,7 +191,7 @@ def _fetch_one(store: Store, raw: str, tenant: str, max_chars: int | None) -> Fe
         superseded=superseded,
         current_hash16=base.current_hash16,
         document_id=document.document_id,
-        hash16=version.hash16,
+        hash16=ref.hash16,
         start=start,
         end=end,
         title=document.title,
@@ -199,6 +200,43 @@ def _fetch_one(store: Store, raw: str, tenant: str, max_chars: int | None) -> Fe
         page_label=touching[0].page_label if touching else None,
         section=touching[0].section if touching else (),
     )
+
+
+def _locate(store: Store, tenant: str, ref: ids.EvidenceRef) -> tuple[Version, list[Chunk]] | None:
+    """The version an id names, and its chunks.
+
+    Erasure replaces a version's stored hash by a tombstone
+    (``pincite.store.erasure``), so an id of an erased version may no longer
+    match by ``hash16``: a chunk id then resolves through its chunk (a random
+    UUID that pins one version), and a span id of a document erased whole
+    resolves to that document's erased text.
+    """
+    version = store.version(tenant, ref.document_id, ref.hash16)
+    chunks = store.chunks(tenant, ref.document_id, version.content_hash) if version else []
+    if isinstance(ref, ids.ChunkRef):
+        if any(c.chunk_id == ref.chunk_id for c in chunks):
+            return (version, chunks) if version else None
+        chunk = store.chunk(tenant, ref.chunk_id)
+        if chunk is None or chunk.document_id != ref.document_id:
+            return None
+        if chunk.hash16 != ref.hash16 and not chunk.erased:
+            return None
+        own = [
+            v
+            for v in store.versions(tenant, ref.document_id)
+            if v.content_hash == chunk.content_hash
+        ]
+        if not own:
+            return None
+        return own[0], store.chunks(tenant, ref.document_id, own[0].content_hash)
+    if version is not None:
+        return version, chunks
+    whole = [
+        v for v in store.versions(tenant, ref.document_id) if wholly_erased(v.text, v.erased_ranges)
+    ]
+    if not whole:
+        return None
+    return whole[-1], store.chunks(tenant, ref.document_id, whole[-1].content_hash)
 
 
 def _replace_status(base: FetchOutcome, status: FetchStatus) -> FetchOutcome:

@@ -109,7 +109,10 @@ def store_parsed(
     version, chunks = version_rows(document, parsed, created)
     vectors: npt.NDArray[np.float32] | None = None
     routing: npt.NDArray[np.float32] | None = None
-    if existing is not None and store.version(tenant, document_id, chash[:16]) is not None:
+    earlier = store.version(tenant, document_id, chash[:16]) if existing else None
+    # The full hash, not hash16: a version erased in part keeps its hash16
+    # under a tombstone hash, and its text is not this text any more.
+    if earlier is not None and earlier.content_hash == chash:
         # An earlier version's text again: the store reinstates its stored
         # chunks and vectors; only the routing vector is recomputed.
         chunks = []

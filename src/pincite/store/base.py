@@ -8,7 +8,7 @@ search: fusion, dedup and grounding live in pure functions above them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -54,24 +54,14 @@ def check_version_rows(document: Document, version: Version, chunks: Sequence[Ch
             raise ValueError(f"chunk {c.chunk_id} text is not its span of the version text")
 
 
-def blank_text(
-    text: str, erased: Iterable[tuple[int, int]], ranges: Iterable[tuple[int, int]]
-) -> tuple[str, list[tuple[int, int]]]:
-    """Erase ``ranges`` of a version's text: the one rule every store applies.
-
-    Characters become spaces, so the text keeps its length and every other
-    offset stays valid; the erased ranges (old and new) come back sorted and
-    deduplicated. The content hash still names the original text.
-    """
-    spans = {(int(a), int(b)) for a, b in erased}
-    for start, end in ranges:
-        text = text[:start] + " " * (end - start) + text[end:]
-        spans.add((start, end))
-    return text, sorted(spans)
-
-
 class Store(Protocol):
-    def close(self) -> None: ...
+    def close(self) -> None:
+        """Release the connection; a file store first folds its journal back in.
+
+        SQLite checkpoints its write-ahead log (TRUNCATE) here, so no copy of
+        erased text outlives the process in a ``-wal`` file.
+        """
+        ...
 
     def get_meta(self, key: str) -> str | None: ...
 
@@ -133,7 +123,10 @@ class Store(Protocol):
     def erase(self, tenant: str, document_id: str, chunk_id: str | None = None) -> int:
         """Erase text (one chunk, or every chunk of every version); keep tombstones.
 
-        Returns the number of chunks newly erased.
+        Applies ``pincite.store.erasure``'s rules (blanked text, tombstone
+        hashes, a blanked title and uri) and removes the text from every index
+        and from the pages the engine keeps (see each backend). Returns the
+        number of chunks newly erased.
         """
         ...
 

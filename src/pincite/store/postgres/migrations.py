@@ -130,6 +130,17 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         );
         """,
     ),
+    (
+        # Erasure replaces a version's content hash by a tombstone
+        # (pincite.store.erasure); its chunks follow the key they reference.
+        "0002_tombstone_cascade",
+        """
+        ALTER TABLE chunks DROP CONSTRAINT chunks_tenant_document_id_content_hash_fkey;
+        ALTER TABLE chunks ADD CONSTRAINT chunks_tenant_document_id_content_hash_fkey
+            FOREIGN KEY (tenant, document_id, content_hash) REFERENCES versions
+            ON DELETE CASCADE ON UPDATE CASCADE;
+        """,
+    ),
 )
 
 

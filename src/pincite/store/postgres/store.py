@@ -227,10 +227,12 @@ class PostgresStore:
             return None
         found = self._query(
             f"SELECT {rows.VERSION_COLUMNS} FROM versions WHERE tenant = %s AND document_id = %s"
-            " AND left(content_hash, 16) = %s",
+            " AND left(content_hash, 16) = %s ORDER BY seq DESC LIMIT 1",
             (tenant, document_id, hash16),
         )
-        return rows.version(found[0]) if len(found) == 1 else None
+        # The latest wins: a version erased in part keeps its hash16 beside a
+        # later version of the same text (erasure.tombstone_hash).
+        return rows.version(found[0]) if found else None
 
     # -- chunks -----------------------------------------------------------
 
@@ -289,7 +291,21 @@ class PostgresStore:
         with self._transaction() as cur:
             if _lock_document(cur, tenant, document_id) is None:
                 return 0
-            return write.erase(cur, tenant, document_id, chunk_id)
+            erased = write.erase(cur, tenant, document_id, chunk_id)
+        self.vacuum()
+        return erased
+
+    def vacuum(self) -> None:
+        """``VACUUM`` the tables an erasure rewrites (see docs/postgres.md, Erasure).
+
+        The old row versions (and their TOAST chunks) that still hold erased
+        text become free space; VACUUM cannot run inside a transaction, so it
+        runs on the store's autocommit connection after the erasure commits.
+        """
+        with self._lock:
+            self._conn.execute(
+                "VACUUM (SKIP_LOCKED) chunks, chunk_terms, versions, documents, routing"
+            )
 
     # -- search -------------------------------------------------------------
 

@@ -17,7 +17,8 @@ from psycopg.types.json import Jsonb
 
 from pincite.errors import ConcurrentWriteError
 from pincite.model import Chunk, Document, DocumentStatus, Version
-from pincite.store.base import blank_text, check_version_rows
+from pincite.store import erasure
+from pincite.store.base import check_version_rows
 from pincite.store.postgres import rows
 from pincite.store.postgres.index import Delta, index, unindex
 
@@ -161,53 +162,101 @@ def _insert_version(
 
 
 def erase(cur: Cursor, tenant: str, document_id: str, chunk_id: str | None) -> int:
-    """Blank one chunk (or every chunk and all text of every version); keep tombstones."""
+    """Blank one chunk (or every chunk and all text of every version); keep tombstones.
+
+    Applies ``pincite.store.erasure``: the erased versions get tombstone
+    hashes (chunks follow by ``ON UPDATE CASCADE``), and the document row
+    loses what it derived from the text. The old row versions stay in the
+    heap as dead tuples until ``VACUUM`` (the store runs it after the commit).
+    """
     delta = Delta(tenant)
-    unindex(cur, delta, document_id, chunk_id=chunk_id)
+    key = (tenant, document_id)
     statement = (
-        "UPDATE chunks SET text = '', embed_text = '', erased = true, embedding = NULL,"
-        " length = 0 WHERE tenant = %s AND document_id = %s AND NOT erased"
+        "UPDATE chunks AS c SET text = '', embed_text = '', section = '[]', erased = true,"
+        " embedding = NULL, length = 0 FROM chunks AS o"
+        " WHERE o.tenant = c.tenant AND o.id = c.id"
+        " AND c.tenant = %s AND c.document_id = %s AND NOT c.erased"
     )
-    params: tuple[str, ...] = (tenant, document_id)
+    params: tuple[str, ...] = key
     if chunk_id is not None:
-        statement += " AND chunk_id = %s"
+        statement += " AND c.chunk_id = %s"
         params += (chunk_id,)
+    whole = chunk_id is None
+    unindex(cur, delta, document_id, chunk_id=chunk_id)
     targets = cur.execute(
-        (statement + ' RETURNING content_hash, start, "end"').encode(), params
+        (statement + ' RETURNING c.content_hash, c.start, c."end", o.text').encode(), params
     ).fetchall()
+    if not targets and not whole:
+        delta.commit(cur)
+        return 0
     by_version: dict[str, list[tuple[int, int]]] = {}
-    for content_hash, start, end in targets:
+    for content_hash, start, end, _ in targets:
         by_version.setdefault(content_hash, []).append((start, end))
-    if chunk_id is None:
+    if whole:
         # Whole-document erasure also blanks text that no chunk covered.
         for content_hash, length in cur.execute(
             "SELECT content_hash, length(text) FROM versions WHERE tenant = %s"
             " AND document_id = %s",
-            params,
+            key,
         ).fetchall():
             by_version[content_hash] = [(0, length)]
-        cur.execute("DELETE FROM routing WHERE tenant = %s AND document_id = %s", params)
+        cur.execute("DELETE FROM routing WHERE tenant = %s AND document_id = %s", key)
     for content_hash, ranges in by_version.items():
-        _blank(cur, tenant, document_id, content_hash, ranges)
+        _tombstone_version(cur, tenant, document_id, content_hash, ranges, whole=whole)
+    _blank_document(cur, tenant, document_id, [t[3] for t in targets], whole=whole)
     delta.commit(cur)
     return len(targets)
 
 
-def _blank(
-    cur: Cursor, tenant: str, document_id: str, content_hash: str, ranges: list[tuple[int, int]]
+def _tombstone_version(
+    cur: Cursor,
+    tenant: str,
+    document_id: str,
+    content_hash: str,
+    ranges: list[tuple[int, int]],
+    *,
+    whole: bool,
 ) -> None:
-    """Overwrite ``ranges`` of the version text with spaces, so every offset stays valid."""
-    key = (tenant, document_id, content_hash)
+    key = (tenant, document_id)
     row = cur.execute(
         "SELECT text, erased FROM versions WHERE tenant = %s AND document_id = %s"
         " AND content_hash = %s",
-        key,
+        (*key, content_hash),
     ).fetchone()
     if row is None:
         return
-    text, erased = blank_text(row[0], row[1], ranges)
+    plan = erasure.erase_version(content_hash, row[0], row[1], ranges, whole=whole)
+    new, old = plan.new_hash, plan.old_hash
     cur.execute(
-        "UPDATE versions SET text = %s, erased = %s WHERE tenant = %s AND document_id = %s"
-        " AND content_hash = %s",
-        (text, Jsonb(erased), *key),
+        "UPDATE versions SET content_hash = %s, text = %s, erased = %s"
+        " WHERE tenant = %s AND document_id = %s AND content_hash = %s",
+        (new, plan.text, Jsonb(plan.erased), *key, old),
+    )
+    cur.execute(
+        "UPDATE versions SET superseded_by = %s WHERE tenant = %s AND document_id = %s"
+        " AND superseded_by = %s",
+        (new, *key, old),
+    )
+    cur.execute(
+        "UPDATE documents SET current_hash = %s WHERE tenant = %s AND document_id = %s"
+        " AND current_hash = %s",
+        (new, *key, old),
+    )
+
+
+def _blank_document(
+    cur: Cursor, tenant: str, document_id: str, erased_texts: list[str], *, whole: bool
+) -> None:
+    key = (tenant, document_id)
+    row = cur.execute(
+        "SELECT title FROM documents WHERE tenant = %s AND document_id = %s", key
+    ).fetchone()
+    if row is None:
+        return
+    plan = erasure.erase_document(document_id, row[0], erased_texts, whole=whole)
+    cur.execute(
+        "UPDATE documents SET title = coalesce(%s, title), uri = coalesce(%s, uri),"
+        " metadata = CASE WHEN %s THEN '{}'::jsonb ELSE metadata END"
+        " WHERE tenant = %s AND document_id = %s",
+        (plan.title, plan.uri, plan.clear_metadata, *key),
     )

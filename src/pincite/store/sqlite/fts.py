@@ -10,11 +10,9 @@ row so that a scope filter runs inside the MATCH itself.
 from __future__ import annotations
 
 import hashlib
-import json
 import sqlite3
 
 from pincite.model import Document, DocumentStatus
-from pincite.store.base import blank_text
 
 
 def tenant_key(tenant: str) -> str:
@@ -130,25 +128,3 @@ def unindex_chunks(conn: sqlite3.Connection, tenant: str, rowids: list[int]) -> 
     table = fts_table(conn, tenant)
     if table is not None:
         conn.executemany(f"DELETE FROM {table} WHERE rowid = ?", [(r,) for r in rowids])
-
-
-def blank_ranges(
-    conn: sqlite3.Connection,
-    tenant: str,
-    document_id: str,
-    content_hash: str,
-    ranges: list[tuple[int, int]],
-) -> None:
-    row = conn.execute(
-        "SELECT text, erased FROM versions WHERE tenant = ? AND document_id = ?"
-        " AND content_hash = ?",
-        (tenant, document_id, content_hash),
-    ).fetchone()
-    if row is None:
-        return
-    text, erased = blank_text(row[0], json.loads(row[1]), ranges)
-    conn.execute(
-        "UPDATE versions SET text = ?, erased = ? WHERE tenant = ? AND document_id = ?"
-        " AND content_hash = ?",
-        (text, json.dumps(erased), tenant, document_id, content_hash),
-    )

@@ -6,7 +6,7 @@ import json
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -16,14 +16,13 @@ import numpy.typing as npt
 from pincite.errors import ConcurrentWriteError, ConfigurationError
 from pincite.model import Chunk, Document, DocumentStatus, Version
 from pincite.store.base import DenseIndex, RoutingIndex, check_version_rows
+from pincite.store.sqlite.erase import checkpoint, erase
 from pincite.store.sqlite.fts import (
     add_current_to_fts,
-    blank_ranges,
     drop_from_indexes,
     forget_tenant_if_empty,
     index_chunks,
     reinstate,
-    unindex_chunks,
 )
 from pincite.store.sqlite.migrations import migrate
 from pincite.store.sqlite.rows import (
@@ -48,6 +47,9 @@ class SQLiteStore(SQLiteSearch):
             raise ConfigurationError(f"cannot open database {self.path}: {exc}") from exc
         self._lock = threading.RLock()
         self._conn.execute("PRAGMA busy_timeout = 10000")
+        # Freed pages and cells are zeroed, so a deleted or rewritten row
+        # (erased text, an old FTS5 segment) leaves no bytes behind in the file.
+        self._conn.execute("PRAGMA secure_delete = ON")
         if self.path != ":memory:":
             self._conn.execute("PRAGMA journal_mode = WAL")
             self._conn.execute("PRAGMA synchronous = NORMAL")
@@ -62,8 +64,20 @@ class SQLiteStore(SQLiteSearch):
     # -- plumbing ---------------------------------------------------------
 
     def close(self) -> None:
+        """Checkpoint the write-ahead log (TRUNCATE), then close."""
         with self._lock:
+            if self.path != ":memory:":
+                # A closing store never raises; SQLite also checkpoints on last close.
+                with suppress(sqlite3.Error):
+                    checkpoint(self._conn)
             self._conn.close()
+
+    def checkpoint(self) -> bool:
+        """Fold the write-ahead log into the file and truncate it; False if readers held it."""
+        if self.path == ":memory:":
+            return True
+        with self._lock:
+            return checkpoint(self._conn)
 
     def _read_data_version(self) -> int:
         return int(self._conn.execute("PRAGMA data_version").fetchone()[0])
@@ -292,10 +306,12 @@ class SQLiteStore(SQLiteSearch):
             return None
         rows = self._query(
             "SELECT * FROM versions WHERE tenant = ? AND document_id = ?"
-            " AND content_hash >= ? AND content_hash < ?",
+            " AND content_hash >= ? AND content_hash < ? ORDER BY seq DESC LIMIT 1",
             (tenant, document_id, hash16, hash16 + "g"),
         )
-        return read_version(rows[0]) if len(rows) == 1 else None
+        # The latest wins: a version erased in part keeps its hash16 beside a
+        # later version of the same text (erasure.tombstone_hash).
+        return read_version(rows[0]) if rows else None
 
     # -- chunks -----------------------------------------------------------
 
@@ -351,33 +367,7 @@ class SQLiteStore(SQLiteSearch):
 
     def erase(self, tenant: str, document_id: str, chunk_id: str | None = None) -> int:
         with self._write() as conn:
-            sql = (
-                'SELECT rowid, content_hash, start, "end" FROM chunks'
-                " WHERE tenant = ? AND document_id = ? AND erased = 0"
-            )
-            params: tuple[str, ...] = (tenant, document_id)
-            if chunk_id is not None:
-                sql += " AND chunk_id = ?"
-                params += (chunk_id,)
-            targets = conn.execute(sql, params).fetchall()
-            by_version: dict[str, list[tuple[int, int]]] = {}
-            unindex_chunks(conn, tenant, [t[0] for t in targets])
-            for rowid, chash, start, end in targets:
-                conn.execute(
-                    "UPDATE chunks SET text = '', embed_text = '', erased = 1, vector = NULL"
-                    " WHERE rowid = ?",
-                    (rowid,),
-                )
-                by_version.setdefault(chash, []).append((start, end))
-            if chunk_id is None:
-                # Whole-document erasure also blanks text that no chunk covered.
-                for chash, length in conn.execute(
-                    "SELECT content_hash, length(text) FROM versions"
-                    " WHERE tenant = ? AND document_id = ?",
-                    (tenant, document_id),
-                ).fetchall():
-                    by_version[chash] = [(0, length)]
-                conn.execute("DELETE FROM routing WHERE tenant = ? AND document_id = ?", params)
-            for chash, ranges in by_version.items():
-                blank_ranges(conn, tenant, document_id, chash, ranges)
-            return len(targets)
+            erased = erase(conn, tenant, document_id, chunk_id)
+        # After the commit: the log holds the pages written before the erasure.
+        self.checkpoint()
+        return erased
