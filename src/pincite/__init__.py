@@ -1,7 +1,7 @@
 """pincite: answers whose every claim is pinned to the exact characters it rests on."""
 
 from pincite._open import open
-from pincite.corpus import Corpus
+from pincite.corpus import Answer, Corpus
 from pincite.errors import (
     ConcurrentWriteError,
     ConfigurationError,
@@ -18,9 +18,12 @@ from pincite.errors import (
     UngroundedCitationError,
     UnsupportedClaimError,
 )
+from pincite.ground.answer import Outcome, SupportPolicy
 from pincite.ground.check import CitationVerdict, Verdict, check_citations
+from pincite.ground.cite import Citation, CitedAnswer, Claim, ClaimKind, check_grounding, cite
 from pincite.ground.fetch import FetchLedger, FetchOutcome, FetchStatus, fetch_evidence
 from pincite.ground.render import Rendered, render_citations
+from pincite.ground.resolve import CitationResolver, MemoryRecord, citation_attributes, excerpt
 from pincite.ingest.pipeline import IngestReport, IngestStatus
 from pincite.model import (
     BBox,
@@ -34,28 +37,39 @@ from pincite.model import (
     Version,
 )
 from pincite.retrieve.search import SearchMode, SearchOptions
+from pincite.settings import EmbedderSettings, GeneratorSettings
 
 __all__ = [
+    "Answer",
     "BBox",
     "Branches",
     "Chunk",
+    "Citation",
+    "CitationResolver",
     "CitationVerdict",
+    "CitedAnswer",
+    "Claim",
+    "ClaimKind",
     "ConcurrentWriteError",
     "ConfigurationError",
     "Corpus",
     "Document",
     "DocumentStatus",
+    "EmbedderSettings",
     "EvidenceIdError",
     "FetchLedger",
     "FetchOutcome",
     "FetchStatus",
     "GeneratorError",
+    "GeneratorSettings",
     "GroundingError",
     "Hit",
     "IngestReport",
     "IngestStatus",
     "InputError",
+    "MemoryRecord",
     "NotFoundError",
+    "Outcome",
     "ParseError",
     "PinciteError",
     "QuoteMismatchError",
@@ -64,6 +78,7 @@ __all__ = [
     "SearchMode",
     "SearchOptions",
     "Span",
+    "SupportPolicy",
     "TenantCrossingError",
     "UncitedClaimError",
     "UngroundedCitationError",
@@ -71,6 +86,10 @@ __all__ = [
     "Verdict",
     "Version",
     "check_citations",
+    "check_grounding",
+    "citation_attributes",
+    "cite",
+    "excerpt",
     "fetch_evidence",
     "open",
     "render_citations",

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from pincite.corpus import Corpus
 from pincite.embed.base import Embedder
 from pincite.errors import ConfigurationError
+from pincite.generate.base import Generator
+from pincite.settings import EmbedderSettings
 from pincite.store.base import Store
+from pincite.support.base import SupportChecker
 
 
 def open_store(db: str | Path) -> Store:
@@ -37,26 +39,28 @@ def open(
     db: str | Path = "pincite.db",
     *,
     embedder: Embedder | str | None = "default",
+    generator: Generator | None = None,
+    support: SupportChecker | None = None,
 ) -> Corpus:
-    """Open (or create) a corpus.
+    """Open (or create) a corpus: everything a team needs to ingest, search and ask.
 
-    ``embedder`` is an :class:`Embedder`, a spec string (``"default"``,
-    ``"st:<model>"``) or ``None`` for lexical search only.
+    ``db`` is a SQLite file (created if missing), ``":memory:"``, or a
+    ``postgresql://`` URL. ``embedder`` is an :class:`Embedder`, a spec string
+    (``"default"``, ``"st:<model>"``) or ``None`` for lexical search only.
+    ``generator`` answers :meth:`Corpus.ask` (default: the offline extractive
+    answerer) and ``support`` checks every claim (default: the offline checker).
     """
     store = open_store(db)
     try:
-        return Corpus(store, _embedder(embedder))
+        return Corpus(store, _embedder(embedder), generator=generator, support=support)
     except BaseException:
         store.close()
         raise
 
 
 def _embedder(spec: Embedder | str | None) -> Embedder | None:
-    if spec is None or spec == "none":
+    if spec is None:
         return None
     if isinstance(spec, str):
-        from pincite.embed import embedder_from_spec
-
-        # Use every core: ingest time is embedding time.
-        return embedder_from_spec(spec, threads=os.cpu_count() or 1)
+        return EmbedderSettings(spec).build()
     return spec

@@ -24,7 +24,6 @@ from pincite.ground.check import CitationVerdict, Verdict, check_citations
 from pincite.ground.fetch import FetchLedger
 from pincite.ground.render import Rendered, render_citations
 from pincite.model import Hit
-from pincite.retrieve.search import SearchMode, SearchOptions
 from pincite.tenancy import check_tenant
 
 __all__ = ["AgentResult", "ChatModel", "ToolCall", "ToolSpec", "Turn", "chat_model", "run_agent"]
@@ -136,9 +135,7 @@ class _Run:
             if not isinstance(query, str) or not query.strip():
                 raise InputError("search needs a non-empty 'query' string")
             k = k if isinstance(k, int) and not isinstance(k, bool) and 1 <= k <= 10 else 5
-            mode = SearchMode.LEXICAL if self.corpus.embedder is None else SearchMode.HYBRID
-            options = SearchOptions(mode=mode)
-            hits = self.corpus.retrieve(query, tenant=self.tenant, k=k, options=options).hits
+            hits = self.corpus.retrieve(query, tenant=self.tenant, k=k).hits
             note = "previews only: fetch_evidence the ids you will cite"
             return {"note": note, "results": [_preview(h) for h in hits]}
         if call.name == "fetch_evidence":

@@ -1,4 +1,10 @@
-"""The facade: one object that wires a store, an embedder and a generator."""
+"""The facade: one object that wires a store, an embedder, a generator and a support checker.
+
+Every surface (CLI, HTTP, MCP, agent) calls these methods and only formats
+what comes back; the rules that must hold whatever the surface (tenant
+scoping, a chunk belongs to its document, an embedder matches the store) live
+here once.
+"""
 
 from __future__ import annotations
 
@@ -7,16 +13,26 @@ from pathlib import Path
 
 from pincite.embed.base import Embedder
 from pincite.errors import ConfigurationError, InputError, NotFoundError, PinciteError
+from pincite.generate.base import Generator
+from pincite.ground.answer import AnswerResult, SupportPolicy, answer_question
 from pincite.ground.fetch import FetchLedger, FetchOutcome, fetch_evidence
+from pincite.ingest.files import source_files
 from pincite.ingest.parse import SUPPORTED_SUFFIXES, parse_bytes, parse_file
 from pincite.ingest.pipeline import IngestReport, failed, store_parsed
 from pincite.model import Chunk, Document, DocumentStatus, RetrievalResult, Version
 from pincite.retrieve.search import SearchMode, SearchOptions, retrieve
 from pincite.store.base import Store
+from pincite.support.base import SupportChecker
 from pincite.tenancy import DEFAULT_TENANT, check_tenant
+
+# The typed result every surface returns (the CLI, HTTP, MCP and eval format it).
+Answer = AnswerResult
 
 _EMBEDDER_KEY = "embedder"
 _DIM_KEY = "embedder_dim"
+# Recorded when text is indexed without vectors, so a later embedder is told to
+# reindex instead of silently ranking vectorless chunks last (hybrid search).
+LEXICAL_ONLY = "none"
 
 
 class Corpus:
@@ -26,21 +42,82 @@ class Corpus:
     reads or returns another tenant's rows.
     """
 
-    def __init__(self, store: Store, embedder: Embedder | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        embedder: Embedder | None = None,
+        *,
+        generator: Generator | None = None,
+        support: SupportChecker | None = None,
+    ) -> None:
         self.store = store
         self.embedder = embedder
+        self._generator = generator
+        self._support = support
         if embedder is not None:
             self._check_embedder(embedder)
+
+    @property
+    def generator(self) -> Generator:
+        """The answerer ``ask`` uses: the offline extractive one unless one was given."""
+        if self._generator is None:
+            from pincite.generate.extractive import ExtractiveGenerator
+
+            self._generator = ExtractiveGenerator(self.embedder)
+        return self._generator
+
+    @generator.setter
+    def generator(self, generator: Generator) -> None:
+        self._generator = generator
+
+    @property
+    def support(self) -> SupportChecker:
+        """The claim-support checker every answer passes through."""
+        if self._support is None:
+            from pincite.support.heuristic import support_checker_for
+
+            self._support = support_checker_for(self.embedder)
+        return self._support
 
     def _check_embedder(self, embedder: Embedder) -> None:
         recorded = self.store.get_meta(_EMBEDDER_KEY)
         if recorded is None:
-            self.store.set_meta(_EMBEDDER_KEY, embedder.name)
-            self.store.set_meta(_DIM_KEY, str(embedder.dim))
-        elif recorded != embedder.name:
+            self._record(embedder.name, embedder.dim)
+            return
+        if recorded != embedder.name:
+            hint = (
+                "its chunks have no vectors; run `pincite reindex` to embed them"
+                if recorded == LEXICAL_ONLY
+                else "open it with the same embedder or run `pincite reindex` to re-embed"
+            )
             raise ConfigurationError(
-                f"this store was indexed with embedder {recorded!r}, not {embedder.name!r}; "
-                "open it with the same embedder or run `pincite reindex` to re-embed"
+                f"this store was indexed with embedder {recorded!r}, not {embedder.name!r}; {hint}"
+            )
+        dim = self.store.get_meta(_DIM_KEY)
+        if dim is not None and dim != str(embedder.dim):
+            # The Embedder protocol promises this check: same name, other width
+            # means a changed model behind the name, and every dense score would be noise.
+            raise ConfigurationError(
+                f"this store's vectors have {dim} dimensions, embedder {embedder.name!r} "
+                f"gives {embedder.dim}; run `pincite reindex`"
+            )
+
+    def _record(self, name: str, dim: int | None) -> None:
+        self.store.set_meta(_EMBEDDER_KEY, name)
+        if dim is not None:
+            self.store.set_meta(_DIM_KEY, str(dim))
+
+    def _check_can_ingest(self) -> None:
+        """Text without vectors must not enter a store whose search expects them."""
+        if self.embedder is not None:
+            return
+        recorded = self.store.get_meta(_EMBEDDER_KEY)
+        if recorded is None:
+            self._record(LEXICAL_ONLY, None)
+        elif recorded != LEXICAL_ONLY:
+            raise ConfigurationError(
+                f"this store embeds with {recorded!r}; ingest with that embedder "
+                "(--embedder), not without one, or its chunks would rank without vectors"
             )
 
     def close(self) -> None:
@@ -61,12 +138,19 @@ class Corpus:
         tenant: str = DEFAULT_TENANT,
         uri: str | None = None,
         title: str | None = None,
+        root: Path | None = None,
+        follow_symlinks: bool = False,
     ) -> IngestReport:
-        """Ingest one file; a bad file comes back as a ``failed`` report, never raised."""
+        """Ingest one file; a bad file comes back as a ``failed`` report, never raised.
+
+        A symbolic link is ingested only if it resolves inside ``root`` (default:
+        the file's directory) or ``follow_symlinks``; only regular files are read.
+        """
         check_tenant(tenant)
+        self._check_can_ingest()
         source = str(path)
         try:
-            parsed = parse_file(path)
+            parsed = parse_file(path, root=root, follow_symlinks=follow_symlinks)
             return store_parsed(
                 self.store,
                 self.embedder,
@@ -93,6 +177,7 @@ class Corpus:
         metadata: dict[str, object] | None = None,
     ) -> IngestReport:
         check_tenant(tenant)
+        self._check_can_ingest()
         parsed = parse_bytes(data, filename)
         return store_parsed(
             self.store,
@@ -135,15 +220,23 @@ class Corpus:
         uri: str | None = None,
         title: str | None = None,
         on_file: Callable[[Path], None] | None = None,
+        follow_symlinks: bool = False,
     ) -> Iterator[IngestReport]:
         """Ingest files and directories (recursively); one bad file never stops the rest."""
-        files = list(expand_paths(paths))
+        files = list(source_files(paths, SUPPORTED_SUFFIXES))
         if uri is not None and len(files) != 1:
             raise InputError("--uri names one document; give exactly one file with it")
-        for path in files:
+        for file in files:
             if on_file is not None:
-                on_file(path)
-            yield self.ingest_path(path, tenant=tenant, uri=uri, title=title)
+                on_file(file.path)
+            yield self.ingest_path(
+                file.path,
+                tenant=tenant,
+                uri=uri,
+                title=title,
+                root=file.root,
+                follow_symlinks=follow_symlinks,
+            )
 
     # -- reading ------------------------------------------------------------
 
@@ -201,6 +294,45 @@ class Corpus:
             options=options,
         )
 
+    # -- answer ---------------------------------------------------------------
+
+    def ask(
+        self,
+        question: str,
+        *,
+        tenant: str = DEFAULT_TENANT,
+        k: int = 6,
+        policy: SupportPolicy | str = SupportPolicy.REJECT,
+        options: SearchOptions | None = None,
+        summary: str = "",
+    ) -> Answer:
+        """Answer from the tenant's documents with checked citations, or refuse.
+
+        Never returns an unchecked answer: every citation is grounded in what
+        was retrieved, and every fact passes the support check (``policy``
+        ``"reject"``, the default) or is flagged (``"flag"``).
+        """
+        check_tenant(tenant)
+        if not question.strip():
+            raise InputError("the question is empty")
+        return answer_question(
+            self,
+            question,
+            self.generator,
+            tenant=tenant,
+            k=k,
+            options=options,
+            support=self.support,
+            policy=SupportPolicy(policy),
+            summary=summary,
+        )
+
+    def render(self, answer: Answer) -> str:
+        """The answer as people read it: claims with [n] markers, then exact excerpts."""
+        from pincite.ground.present import format_answer
+
+        return format_answer(answer, self.store)
+
     # -- lifecycle ------------------------------------------------------------
 
     def delete(self, document_id: str, *, tenant: str = DEFAULT_TENANT) -> None:
@@ -216,20 +348,50 @@ class Corpus:
     def erase(
         self, document_id: str, *, tenant: str = DEFAULT_TENANT, chunk_id: str | None = None
     ) -> int:
-        """Right to erasure: text is gone for good, a tombstone keeps ids resolvable."""
+        """Right to erasure: text is gone for good, a tombstone keeps ids resolvable.
+
+        With ``chunk_id``, only that chunk, which must belong to ``document_id``
+        (a chunk of another document answers like a missing one).
+        """
         self.document(document_id, tenant=tenant)
-        if chunk_id is not None and self.store.chunk(tenant, chunk_id) is None:
-            raise NotFoundError("chunk", chunk_id)
+        if chunk_id is not None:
+            chunk = self.store.chunk(tenant, chunk_id)
+            if chunk is None or chunk.document_id != document_id:
+                raise NotFoundError("chunk", chunk_id)
         return self.store.erase(tenant, document_id, chunk_id)
+
+    def reindex(
+        self,
+        embedder: Embedder,
+        *,
+        tenant: str | None = DEFAULT_TENANT,
+        on_document: Callable[[Document], None] | None = None,
+    ) -> int:
+        """Re-embed current chunks with ``embedder``; returns how many were embedded.
+
+        ``tenant=None`` re-embeds every tenant. A store keeps one embedder for
+        all its tenants, so switching models must re-embed them all: one
+        tenant alone may only be reindexed with the store's recorded embedder
+        (to repair its vectors); a store with other tenants raises
+        ``ConfigurationError`` otherwise.
+        """
+        from pincite.ingest.reindex import reindex_tenant
+
+        recorded = self.store.get_meta(_EMBEDDER_KEY)
+        tenants = self.store.tenants() if tenant is None else [check_tenant(tenant)]
+        others = [t for t in self.store.tenants() if t not in tenants]
+        if recorded != embedder.name and others:
+            raise ConfigurationError(
+                f"this store embeds with {recorded!r}; switching to {embedder.name!r} must "
+                f"re-embed every tenant (other tenants: {len(others)}): reindex all tenants"
+            )
+        total = sum(reindex_tenant(self.store, embedder, t, on_document) for t in tenants)
+        self._record(embedder.name, embedder.dim)
+        self.embedder = embedder
+        return total
 
 
 def expand_paths(paths: Sequence[Path]) -> Iterator[Path]:
-    """Files as given, and every file under each directory, in a stable order."""
-    for path in paths:
-        if path.is_dir():
-            for child in sorted(path.rglob("*")):
-                visible = child.is_file() and not child.name.startswith(".")
-                if visible and child.suffix.lower() in SUPPORTED_SUFFIXES:
-                    yield child
-        else:
-            yield path
+    """Files as given, and every supported file under each directory, in a stable order."""
+    for file in source_files(paths, SUPPORTED_SUFFIXES):
+        yield file.path

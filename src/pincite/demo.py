@@ -10,11 +10,8 @@ from pathlib import Path
 from rich.console import Console
 
 from pincite._open import open as open_corpus
-from pincite.generate.extractive import ExtractiveGenerator
-from pincite.ground.answer import answer_question
 from pincite.ground.present import format_answer
 from pincite.ground.resolve import CitationResolver
-from pincite.support import support_checker_for
 
 TENANT = "demo"
 RFC_TITLE = "RFC 7230 - Hypertext Transfer Protocol (HTTP/1.1): Message Syntax and Routing"
@@ -33,8 +30,6 @@ def run_demo(console: Console, keep: str | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(keep) if keep else Path(tmp) / "demo.db"
         with open_corpus(db) as corpus, resources.as_file(data) as folder:
-            generator = ExtractiveGenerator(corpus.embedder)
-            support = support_checker_for(corpus.embedder)
             console.rule("[bold]1. Ingest")
             console.print("NIST SP 800-46 revision 1 (2009), and RFC 7230:")
             for name, uri, title in (
@@ -51,7 +46,7 @@ def run_demo(console: Console, keep: str | None = None) -> None:
 
             console.rule("[bold]2. An answer given while revision 1 was current")
             console.print(f"Q: {OLD_QUESTION}\n")
-            old = answer_question(corpus, OLD_QUESTION, generator, tenant=TENANT, support=support)
+            old = corpus.ask(OLD_QUESTION, tenant=TENANT)
             console.print(format_answer(old, corpus.store))
 
             console.print("\nRevision 2 (2016) is published under the same uri:")
@@ -64,9 +59,7 @@ def run_demo(console: Console, keep: str | None = None) -> None:
             for n, question in enumerate(QUESTIONS, start=3):
                 console.rule(f"[bold]{n}. Ask")
                 console.print(f"Q: {question}\n")
-                result = answer_question(
-                    corpus, question, generator, tenant=TENANT, support=support
-                )
+                result = corpus.ask(question, tenant=TENANT)
                 console.print(format_answer(result, corpus.store))
                 console.print(f"\n(generator calls: {result.generator_calls})")
 

@@ -23,12 +23,9 @@ from mcp.server.mcpserver.exceptions import ToolError
 from pincite.corpus import Corpus
 from pincite.errors import PinciteError
 from pincite.generate.base import Generator
-from pincite.generate.extractive import ExtractiveGenerator
-from pincite.ground.answer import answer_question
 from pincite.ground.check import Verdict, check_citations
 from pincite.ground.fetch import FetchLedger
 from pincite.ground.present import answer_json, format_answer
-from pincite.retrieve.search import SearchMode, SearchOptions
 from pincite.tenancy import check_tenant
 
 __all__ = ["build_server", "serve_stdio"]
@@ -73,9 +70,8 @@ def build_server(corpus: Corpus, tenant: str, generator: Generator | None = None
         name="pincite", instructions=INSTRUCTIONS, log_level="WARNING"
     )
     ledgers = _Ledgers(tenant)
-    answerer = generator or ExtractiveGenerator(corpus.embedder)
-    mode = SearchMode.LEXICAL if corpus.embedder is None else SearchMode.HYBRID
-    options = SearchOptions(mode=mode)
+    if generator is not None:
+        corpus.generator = generator
 
     @server.tool()
     def search(query: str, k: int = 8) -> dict[str, Any]:
@@ -87,7 +83,7 @@ def build_server(corpus: Corpus, tenant: str, generator: Generator | None = None
         if not 1 <= k <= 50:
             raise ToolError("k must be between 1 and 50")
         with _tool_errors("search"):
-            result = corpus.retrieve(query, tenant=tenant, k=k, options=options)
+            result = corpus.retrieve(query, tenant=tenant, k=k)
         return {
             "results": [
                 {
@@ -148,9 +144,7 @@ def build_server(corpus: Corpus, tenant: str, generator: Generator | None = None
         if not 1 <= k <= 20:
             raise ToolError("k must be between 1 and 20")
         with _tool_errors("answer"):
-            result = answer_question(
-                corpus, question, answerer, tenant=tenant, k=k, options=options
-            )
+            result = corpus.ask(question, tenant=tenant, k=k)
             text = format_answer(result, corpus.store)
         return {**answer_json(result), "text": text}
 

@@ -15,10 +15,10 @@ from pincite.cli.common import (
     print_json,
     tenant_option,
 )
-from pincite.generate import GENERATORS, make_generator
-from pincite.ground.answer import SupportPolicy, answer_question
+from pincite.generate import GENERATORS
+from pincite.ground.answer import SupportPolicy
 from pincite.ground.present import answer_json, format_answer
-from pincite.support import support_checker_for
+from pincite.settings import GeneratorSettings
 
 generator_options = [
     click.option(
@@ -92,19 +92,10 @@ def ask(
 
     Exit status 0 when answered, 3 when refused.
     """
+    settings = GeneratorSettings(generator, base_url=base_url, model=model, api_key=api_key)
     with open_corpus(db, embedder) as corpus:
-        gen = make_generator(
-            generator, embedder=corpus.embedder, base_url=base_url, model=model, api_key=api_key
-        )
-        result = answer_question(
-            corpus,
-            question,
-            gen,
-            tenant=tenant,
-            k=k,
-            support=support_checker_for(corpus.embedder),
-            policy=SupportPolicy(support_policy),
-        )
+        corpus.generator = settings.build(corpus.embedder)
+        result = corpus.ask(question, tenant=tenant, k=k, policy=support_policy)
         if as_json:
             print_json(answer_json(result))
         else:

@@ -14,6 +14,7 @@ from rich.console import Console
 
 from pincite.corpus import Corpus
 from pincite.errors import PinciteError
+from pincite.settings import EmbedderSettings
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -54,6 +55,7 @@ def handle_errors(fn: F) -> F:
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        _refuse_undecodable(kwargs)
         try:
             return fn(*args, **kwargs)
         except PinciteError as exc:
@@ -65,20 +67,46 @@ def handle_errors(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def _refuse_undecodable(params: dict[str, Any]) -> None:
+    """One line for text arguments that are not UTF-8, before anything reads them.
+
+    Python hands undecodable argv bytes over as lone surrogates; they would reach
+    a tokenizer or the store and fail there with a traceback. File arguments are
+    ``Path`` objects, which may hold any bytes, and are left alone.
+    """
+    for name, value in params.items():
+        texts = value if isinstance(value, tuple) else (value,)
+        for text in texts:
+            if isinstance(text, str) and any("\ud800" <= ch <= "\udfff" for ch in text):
+                bad = text.encode("utf-8", "surrogateescape")
+                fail(f"{_param_label(name)} is not valid UTF-8 text: {bad!r}")
+
+
+def _param_label(name: str) -> str:
+    ctx = click.get_current_context(silent=True)
+    for param in ctx.command.params if ctx is not None else []:
+        if param.name == name:
+            return param.opts[0] if isinstance(param, click.Option) else param.human_readable_name
+    return name
+
+
+def embedder_settings(spec: str | None) -> EmbedderSettings:
+    """The embedder a command asked for, with the endpoint and key the environment gives.
+
+    Every command resolves its embedder here, so ``ingest``, ``ask`` and
+    ``reindex`` reach an OpenAI-compatible endpoint the same way.
+    """
+    return EmbedderSettings(
+        spec=spec or "none",
+        base_url=os.environ.get("PINCITE_EMBED_BASE_URL") or os.environ.get("PINCITE_BASE_URL"),
+        api_key=os.environ.get("PINCITE_EMBED_API_KEY") or os.environ.get("PINCITE_API_KEY"),
+    )
+
+
 def open_corpus(db: str, embedder: str | None = "default") -> Corpus:
     from pincite._open import open as open_corpus_at
 
-    if embedder is not None and embedder.startswith("openai:"):
-        # Only adapters read the environment; the library takes explicit values.
-        from pincite.embed import embedder_from_spec
-
-        built = embedder_from_spec(
-            embedder,
-            base_url=os.environ.get("PINCITE_EMBED_BASE_URL") or os.environ.get("PINCITE_BASE_URL"),
-            api_key=os.environ.get("PINCITE_EMBED_API_KEY") or os.environ.get("PINCITE_API_KEY"),
-        )
-        return open_corpus_at(db, embedder=built)
-    return open_corpus_at(db, embedder=embedder)
+    return open_corpus_at(db, embedder=embedder_settings(embedder).build())
 
 
 def warm_models(corpus: Corpus, *, announce: bool = True) -> None:

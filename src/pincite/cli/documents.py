@@ -10,6 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from pincite.cli.common import (
     db_option,
     embedder_option,
+    embedder_settings,
     err,
     fail,
     handle_errors,
@@ -32,6 +33,11 @@ from pincite.ingest.pipeline import IngestReport, IngestStatus
     "--uri", help="Stable address of the document (one file only); same uri = new version."
 )
 @click.option("--title", help="Title to store instead of the one found in the file.")
+@click.option(
+    "--follow-symlinks",
+    is_flag=True,
+    help="Ingest symbolic links that point outside the directory given (refused by default).",
+)
 @json_option
 @handle_errors
 def ingest(
@@ -41,6 +47,7 @@ def ingest(
     embedder: str,
     uri: str | None,
     title: str | None,
+    follow_symlinks: bool,
     as_json: bool,
 ) -> None:
     """Ingest files and directories (.txt, .md, .html, .pdf), keeping every version.
@@ -71,11 +78,12 @@ def ingest(
     ):
         task = progress.add_task("ingesting", total=len(files))
         for report in corpus.ingest_paths(
-            files,
+            list(paths),  # not ``files``: each directory given bounds where its links may point
             tenant=tenant,
             uri=uri,
             title=title,
             on_file=lambda p: progress.update(task, description=p.name[:40]),
+            follow_symlinks=follow_symlinks,
         ):
             progress.advance(task)
             reports.append(report)
@@ -222,15 +230,32 @@ erase = _lifecycle(
 @click.command()
 @db_option
 @tenant_option
+@click.option(
+    "--all-tenants",
+    is_flag=True,
+    help="Re-embed every tenant (needed when switching the store to another embedder).",
+)
 @embedder_option
 @handle_errors
-def reindex(db: str, tenant: str, embedder: str) -> None:
-    """Re-embed every current chunk with the chosen embedder (after changing models)."""
-    from pincite.ingest.reindex import reindex as run_reindex
+def reindex(db: str, tenant: str, all_tenants: bool, embedder: str) -> None:
+    """Re-embed the tenant's current chunks with the chosen embedder.
 
-    with open_corpus(db, None) as corpus:
-        n = run_reindex(corpus.store, embedder)
-    out.print(f"re-embedded {n} chunks with {embedder}")
+    A store keeps one embedder for all tenants: to switch models, use
+    --all-tenants; --tenant alone re-embeds one tenant with the store's own model.
+    """
+    settings = embedder_settings(embedder)
+    built = settings.build()
+    if built is None:
+        fail("reindex needs an embedder (--embedder default, st:…, or openai:…)")
+        return
+    with open_corpus(db, None) as corpus, err.status("re-embedding") as status:
+        n = corpus.reindex(
+            built,
+            tenant=None if all_tenants else tenant,
+            on_document=lambda d: status.update(f"re-embedding {d.title or d.uri}"),
+        )
+    scope = "every tenant" if all_tenants else f"tenant {tenant!r}"
+    out.print(f"re-embedded {n} chunks of {scope} with {embedder}")
 
 
 COMMANDS = [ingest, list_documents, show, delete, purge, erase, reindex]

@@ -1,0 +1,167 @@
+"""The facade carries the rules every surface needs: ask, erase, reindex, embedder checks."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+from click.testing import CliRunner
+
+import pincite
+from pincite.cli import cli
+from pincite.embed.base import Embedder
+from pincite.errors import ConfigurationError, InputError, NotFoundError
+
+POLICY = (
+    "Customer invoices are retained for seven years after the end of the fiscal year. "
+    "Payroll records are retained for four years after the employee leaves."
+)
+TRAVEL = "Economy class is required for every flight shorter than six hours in duration."
+
+
+class WordEmbedder:
+    """A deterministic bag-of-letters embedder; ``dim`` is settable to fake a changed model."""
+
+    def __init__(self, name: str = "test-words", dim: int = 26) -> None:
+        self.name, self.dim = name, dim
+
+    def _one(self, text: str) -> npt.NDArray[np.float32]:
+        v = np.zeros(self.dim, np.float32)
+        for ch in text.lower():
+            if ch.isalpha():
+                v[(ord(ch) - 97) % self.dim] += 1.0
+        return v / (np.linalg.norm(v) or 1.0)
+
+    def embed_documents(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        return np.vstack([self._one(t) for t in texts]) if texts else np.zeros((0, self.dim))
+
+    def embed_query(self, text: str) -> npt.NDArray[np.float32]:
+        return self._one(text)
+
+
+def test_ask_answers_with_checked_citations(tmp_path: Path, embedder: Embedder) -> None:
+    with pincite.open(tmp_path / "a.db", embedder=embedder) as corpus:
+        corpus.ingest_text(POLICY, uri="policy://retention", tenant="acme")
+        answer = corpus.ask("How long are customer invoices retained?", tenant="acme")
+        assert isinstance(answer, pincite.Answer)
+        assert answer.outcome is pincite.Outcome.ANSWERED and answer.answer is not None
+        [claim] = answer.answer.claims
+        assert "seven years" in claim.text
+        for citation in answer.answer.sources(claim):
+            assert citation.tenant == "acme"
+            assert "seven years" in pincite.excerpt(citation, corpus.store)
+        rendered = corpus.render(answer)
+        assert "seven years" in rendered and "[1]" in rendered
+
+
+def test_ask_never_answers_from_another_tenant(tmp_path: Path) -> None:
+    with pincite.open(tmp_path / "a.db", embedder=None) as corpus:
+        corpus.ingest_text(POLICY, uri="policy://retention", tenant="acme")
+        answer = corpus.ask("How long are customer invoices retained?", tenant="globex")
+        assert answer.refused and answer.answer is None and answer.searched == ()
+
+
+def test_ask_rejects_an_empty_question(tmp_path: Path) -> None:
+    with pincite.open(tmp_path / "a.db", embedder=None) as corpus, pytest.raises(InputError):
+        corpus.ask("   ", tenant="acme")
+
+
+def test_a_given_generator_answers(tmp_path: Path) -> None:
+    from pincite.generate.base import Generation
+
+    class Declines:
+        is_model = False
+
+        def generate(self, question: str, passages: object, **_: object) -> Generation:
+            return Generation(claims=(), sufficient_context=False)
+
+    with pincite.open(tmp_path / "a.db", embedder=None, generator=Declines()) as corpus:  # type: ignore[arg-type]
+        corpus.ingest_text(POLICY, uri="policy://retention", tenant="acme")
+        answer = corpus.ask("How long are customer invoices retained?", tenant="acme")
+        assert answer.refused and answer.searched  # retrieved, then the generator declined
+
+
+def test_erase_refuses_a_chunk_of_another_document(tmp_path: Path) -> None:
+    with pincite.open(tmp_path / "a.db", embedder=None) as corpus:
+        a = corpus.ingest_text(POLICY, uri="policy://retention", tenant="acme")
+        b = corpus.ingest_text(TRAVEL, uri="policy://travel", tenant="acme")
+        [version_b] = corpus.versions(b.document_id or "", tenant="acme")
+        [chunk_b] = corpus.chunks(version_b)
+        with pytest.raises(NotFoundError):
+            corpus.erase(a.document_id or "", tenant="acme", chunk_id=chunk_b.chunk_id)
+        assert not any(c.erased for c in corpus.chunks(version_b))
+        assert corpus.erase(b.document_id or "", tenant="acme", chunk_id=chunk_b.chunk_id) == 1
+
+
+def test_lexical_ingest_into_an_embedded_store_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "a.db"
+    with pincite.open(db, embedder=WordEmbedder()) as corpus:
+        corpus.ingest_text(POLICY, uri="policy://retention", tenant="acme")
+    with pincite.open(db, embedder=None) as corpus:
+        with pytest.raises(ConfigurationError, match="test-words"):
+            corpus.ingest_text(TRAVEL, uri="policy://travel", tenant="acme")
+        assert [d.uri for d in corpus.documents(tenant="acme")] == ["policy://retention"]
+        # Reading without the embedder stays allowed (lexical search).
+        assert corpus.retrieve("invoices", tenant="acme").hits
+
+
+def test_an_embedder_on_a_lexical_store_is_told_to_reindex(tmp_path: Path) -> None:
+    db = tmp_path / "a.db"
+    with pincite.open(db, embedder=None) as corpus:
+        corpus.ingest_text(POLICY, uri="policy://retention", tenant="acme")
+    with pytest.raises(ConfigurationError, match="reindex"):
+        pincite.open(db, embedder=WordEmbedder())
+
+
+def test_a_changed_dimension_under_the_same_name_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "a.db"
+    with pincite.open(db, embedder=WordEmbedder(dim=26)) as corpus:
+        corpus.ingest_text(POLICY, uri="policy://retention", tenant="acme")
+    with pytest.raises(ConfigurationError, match="26 dimensions"):
+        pincite.open(db, embedder=WordEmbedder(dim=13))
+
+
+def test_reindex_is_scoped_to_its_tenant(tmp_path: Path) -> None:
+    db = tmp_path / "a.db"
+    with pincite.open(db, embedder=None) as corpus:
+        corpus.ingest_text(POLICY, uri="policy://retention", tenant="acme")
+        corpus.ingest_text(TRAVEL, uri="policy://travel", tenant="globex")
+        # Switching a store from lexical to vectors must cover every tenant.
+        with pytest.raises(ConfigurationError, match="every tenant"):
+            corpus.reindex(WordEmbedder(), tenant="acme")
+        assert corpus.reindex(WordEmbedder(), tenant=None) == 2
+        seen: list[str] = []
+        n = corpus.reindex(WordEmbedder(), tenant="acme", on_document=lambda d: seen.append(d.uri))
+        assert (n, seen) == (1, ["policy://retention"])
+    with pincite.open(db, embedder=WordEmbedder()) as corpus:
+        hits = corpus.retrieve("flight duration", tenant="globex").hits
+        assert hits and hits[0].branches.dense_rank is not None
+
+
+def test_cli_reindex_reaches_the_endpoint_from_the_environment(tmp_path: Path) -> None:
+    db = str(tmp_path / "a.db")
+    (tmp_path / "policy.txt").write_text(POLICY)
+    runner = CliRunner()
+    r = runner.invoke(
+        cli, ["ingest", str(tmp_path / "policy.txt"), "--db", db, "--embedder", "none"]
+    )
+    assert r.exit_code == 0, r.output
+    # Nothing listens on port 9: the embedder must try that endpoint and fail in one line.
+    env = {"PINCITE_BASE_URL": "http://127.0.0.1:9/v1", "PINCITE_API_KEY": "k"}
+    r = runner.invoke(cli, ["reindex", "--db", db, "--embedder", "openai:emb"], env=env)
+    # Before settings were resolved once, reindex never saw PINCITE_BASE_URL.
+    assert "needs a base URL" not in r.output
+    assert r.exit_code == 1
+    assert "error: embedding endpoint http://127.0.0.1:9/v1/embeddings" in r.output
+
+
+def test_cli_reindex_of_one_tenant_cannot_switch_a_shared_store(tmp_path: Path) -> None:
+    db = str(tmp_path / "a.db")
+    with pincite.open(db, embedder=None) as corpus:
+        corpus.ingest_text(POLICY, uri="policy://retention", tenant="acme")
+        corpus.ingest_text(TRAVEL, uri="policy://travel", tenant="globex")
+    r = CliRunner().invoke(cli, ["reindex", "--db", db, "--tenant", "acme", "--embedder", "none"])
+    assert r.exit_code == 1 and "needs an embedder" in r.output
