@@ -178,7 +178,7 @@ def calibrate_threshold(
                 continue
             ranked = generator.rank_sentences(q.question, passages_for(cite(result)))
             best = ranked[0].score if ranked else -1.0
-            top = [r.passage.text[r.start : r.end] for r in ranked[:2]]
+            top = [r.text for r in ranked[:2]]
             rows.append((not q.is_impossible, best, _contains_gold(top, q)))
     sweep = []
     for t in [x / 100 for x in range(20, 81, 2)]:

@@ -25,6 +25,11 @@ class Passage:
     superseded: bool = False
     # Offset of ``text`` in its version's canonical text (for sentence spans).
     start: int = 0
+    # The chunk's heading path, and how retrieval found it (its dense cosine,
+    # ``None`` when the dense branch did not return it; its lexical rank).
+    section: tuple[str, ...] = ()
+    dense_score: float | None = None
+    lexical_rank: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

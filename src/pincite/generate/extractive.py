@@ -1,110 +1,64 @@
-"""The offline default generator: answers with the passages' own best sentences.
+"""The offline default generator: answers with the passages' own characters.
 
-Deterministic and model-free. Each claim is one sentence copied from a
-passage, citing that passage and the sentence's exact span; so an extractive
-answer can be wrong about relevance but never about what a source says.
+Deterministic and model-free. Each claim is copied from the passages (a
+statement, a term with its definition, a list item), cites the passages it
+comes from and pins its exact spans; so an extractive answer can be wrong
+about relevance but never about what a source says.
+
+How it reads a question and a passage lives beside it: ``question`` (what
+kind of answer is asked for, about which term), ``layout`` (headings, labels,
+list items, footnotes and page furniture), ``select`` (candidates and their
+scores), ``sufficiency`` (answer or refuse).
 """
 
 from __future__ import annotations
 
-import math
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from pincite.embed.base import Embedder
 from pincite.generate.base import GeneratedClaim, Generation, Passage
-from pincite.retrieve.query import STOPWORDS
-from pincite.sentences import sentence_spans
+from pincite.generate.layout import is_statement
+from pincite.generate.question import Question, parse_question
+from pincite.generate.select import Candidate, Piece, Scoring, candidates, list_items
+from pincite.generate.words import content_stems, stem
 
-_WORD = re.compile(r"\w+")
+__all__ = [
+    "ExtractiveConfig",
+    "ExtractiveGenerator",
+    "content_stems",
+    "is_statement",
+    "stem",
+]
+
 _CACHE_LIMIT = 50_000
-_NUMBERED_HEADING = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|[A-Z]\.\d+(?:\.\d+)*)\s+\S")
-
-
-def is_statement(text: str) -> bool:
-    """True for a sentence that can stand as a claim; false for headings and page furniture."""
-    words = text.split()
-    if len(words) < 5:
-        return False
-    letters = [c for c in text if c.isalpha()]
-    if letters and sum(c.isupper() for c in letters) > 0.6 * len(letters):
-        return False  # ALL-CAPS running headers and titles
-    if _NUMBERED_HEADING.match(text) and not text.rstrip().endswith((".", "!", "?", ":")):
-        return False
-    if text.rstrip().endswith(":"):
-        return False  # a lead-in to a list says nothing by itself
-    return text.rstrip().endswith((".", "!", "?", ";", ")", '"', "”")) or len(words) >= 12
-
-
-_SUFFIXES = (
-    "ational",
-    "ization",
-    "ations",
-    "ation",
-    "ities",
-    "ness",
-    "ments",
-    "ment",
-    "ings",
-    "ing",
-    "ies",
-    "ied",
-    "ed",
-    "es",
-    "ly",
-    "s",
-)
-
-
-def stem(word: str) -> str:
-    """A light suffix stripper: enough to match 'encrypted' with 'encryption'."""
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
-
-
-def content_stems(text: str) -> list[str]:
-    return [stem(w) for w in _WORD.findall(text.casefold()) if w not in STOPWORDS]
 
 
 @dataclass(frozen=True, slots=True)
 class ExtractiveConfig:
-    # Score = coverage_weight · idf-weighted coverage of the question's content
-    # words + (1 - coverage_weight) · cosine(question, sentence) when an
-    # embedder is given. The threshold below which the context is judged
+    # The score is Scoring's base (idf-weighted coverage of the question's
+    # content words and cosine to the question, equal weights) plus its
+    # structure bonuses. The threshold below which the context is judged
     # insufficient was set on SQuAD 2.0 dev articles 0-9 (a calibration slice
     # that `pincite eval answers` excludes from what it reports):
     #   pincite eval answers ../shared/data/squad2_dev --calibrate
-    coverage_weight: float = 0.5
     threshold: float = 0.54
     # Without an embedder the score is idf-weighted coverage alone, on another
     # scale; its threshold comes from the same sweep run with `--embedder none`.
     threshold_lexical: float = 0.50
     max_passages: int = 5
     max_claims: int = 2
-    # Coverage is scaled by (1 - novelty_weight + novelty_weight * novelty),
-    # novelty being the share of `novel_words` content words the sentence adds
-    # beyond the question.
-    novelty_weight: float = 0.3
-    novel_words: int = 8
     # A second sentence joins the answer only if it scores this close to the best.
     second_ratio: float = 0.9
-
-
-@dataclass(frozen=True, slots=True)
-class _Candidate:
-    passage: Passage
-    start: int
-    end: int
-    score: float
+    # A list answer cites at most this many items, each its own claim.
+    max_items: int = 8
+    scoring: Scoring = field(default_factory=Scoring)
 
 
 class ExtractiveGenerator:
-    """Selects the sentences of the retrieved passages that best answer the question."""
+    """Selects the parts of the retrieved passages that best answer the question."""
 
     name = "extractive"
     is_model = False
@@ -122,8 +76,12 @@ class ExtractiveGenerator:
         summary: str = "",
         feedback: str | None = None,
     ) -> Generation:
-        ranked = self.rank_sentences(question, passages)
+        q = parse_question(question)
+        ranked = self.rank(q, passages)
         threshold = self.threshold
+        items = self._list_answer(q, passages, ranked)
+        if items:
+            return Generation(claims=items, sufficient_context=True, summary=summary)
         if not ranked or ranked[0].score < threshold:
             return Generation(claims=(), sufficient_context=False, summary=summary)
         best = ranked[0]
@@ -132,20 +90,9 @@ class ExtractiveGenerator:
             if len(chosen) >= self.config.max_claims:
                 break
             close = cand.score >= best.score * self.config.second_ratio
-            if close and cand.score >= threshold:
-                text = cand.passage.text[cand.start : cand.end]
-                if all(text != c.passage.text[c.start : c.end] for c in chosen):
-                    chosen.append(cand)
-        claims = tuple(
-            GeneratedClaim(
-                text=" ".join(c.passage.text[c.start : c.end].split()),
-                used_excerpt_numbers=(c.passage.number,),
-                kind="fact",
-                quote=c.passage.text[c.start : c.end],
-                spans=((c.passage.start + c.start, c.passage.start + c.end),),
-            )
-            for c in chosen
-        )
+            if close and cand.score >= threshold and not any(_overlap(cand, c) for c in chosen):
+                chosen.append(cand)
+        claims = tuple(_claim(c.pieces) for c in chosen)
         return Generation(claims=claims, sufficient_context=True, summary=summary)
 
     @property
@@ -155,50 +102,69 @@ class ExtractiveGenerator:
             return self.config.threshold_lexical
         return self.config.threshold
 
-    def _sentence_vectors(self, sentences: list[str]) -> np.ndarray:
-        # The same passages come back for related questions; embedding each
-        # sentence once per process keeps follow-up questions fast.
+    def rank(self, question: Question, passages: Sequence[Passage]) -> list[Candidate]:
+        """Every candidate of the top passages, best first."""
+        top = list(passages[: self.config.max_passages])
+        embed = self._cosines(question.text) if self._embedder is not None else None
+        return candidates(question, top, self.config.scoring, embed)
+
+    def rank_sentences(self, question: str, passages: Sequence[Passage]) -> list[Candidate]:
+        """``rank`` for a question as text (what calibration sweeps)."""
+        return self.rank(parse_question(question), passages)
+
+    def _list_answer(
+        self, q: Question, passages: Sequence[Passage], ranked: list[Candidate]
+    ) -> tuple[GeneratedClaim, ...]:
+        """One claim per item of the list the question asks for, when its lead-in is found.
+
+        The list's evidence is the best sentence's own score plus the
+        definition bonus for the lead-in naming what was asked, so a list
+        passes the same threshold as any other answer.
+        """
+        scoring = self.config.scoring
+        match, items = list_items(q, passages, scoring, self.config.max_items)
+        base = ranked[0].base if ranked else 0.0
+        if not items or base + scoring.definition_bonus * match < self.threshold:
+            return ()
+        return tuple(_claim(pieces) for pieces in items)
+
+    def _cosines(self, question: str):  # type: ignore[no-untyped-def]
         assert self._embedder is not None
-        missing = [s for s in dict.fromkeys(sentences) if s not in self._cache]
+        qv = self._embedder.embed_query(question)
+
+        def embed(texts: list[str]) -> np.ndarray:
+            return np.clip(self._vectors(texts) @ qv, 0.0, 1.0)
+
+        return embed
+
+    def _vectors(self, texts: list[str]) -> np.ndarray:
+        # The same passages come back for related questions; embedding each
+        # text once per process keeps follow-up questions fast.
+        assert self._embedder is not None
+        missing = [s for s in dict.fromkeys(texts) if s not in self._cache]
         if missing:
             for s, v in zip(missing, self._embedder.embed_documents(missing), strict=True):
                 if len(self._cache) >= _CACHE_LIMIT:
                     self._cache.pop(next(iter(self._cache)))
                 self._cache[s] = v
-        return np.vstack([self._cache[s] for s in sentences])
+        return np.vstack([self._cache[s] for s in texts])
 
-    def rank_sentences(self, question: str, passages: Sequence[Passage]) -> list[_Candidate]:
-        """Every sentence of the top passages, best first, with its score in [0, 1]."""
-        q = list(dict.fromkeys(content_stems(question)))
-        pool: list[tuple[Passage, int, int, set[str]]] = []
-        for p in passages[: self.config.max_passages]:
-            for s, e in sentence_spans(p.text):
-                if not is_statement(p.text[s:e]):
-                    continue
-                pool.append((p, s, e, set(content_stems(p.text[s:e]))))
-        if not pool or not q:
-            return []
-        n = len(pool)
-        idf = {t: math.log((n + 1) / (sum(t in toks for *_, toks in pool) + 0.5)) for t in q}
-        total = sum(max(v, 0.0) for v in idf.values()) or 1.0
-        coverage = [sum(max(idf[t], 0.0) for t in q if t in toks) / total for *_, toks in pool]
-        # An answer adds something the question does not already say: a
-        # sentence made only of the question's words ("more on the four
-        # categories is below") is a pointer, not an answer.
-        q_set = set(q)
-        novelty = [min(1.0, len(toks - q_set) / self.config.novel_words) for *_, toks in pool]
-        coverage = [
-            c * (1 - self.config.novelty_weight + self.config.novelty_weight * n)
-            for c, n in zip(coverage, novelty, strict=True)
-        ]
-        if self._embedder is not None:
-            w = self.config.coverage_weight
-            qv = self._embedder.embed_query(question)
-            sv = self._sentence_vectors([p.text[s:e] for p, s, e, _ in pool])
-            cos = np.clip(sv @ qv, 0.0, 1.0)
-            scores = [w * c + (1 - w) * float(x) for c, x in zip(coverage, cos, strict=True)]
-        else:
-            scores = coverage
-        # Earlier passages ranked higher in retrieval: break ties toward them.
-        cands = [_Candidate(p, s, e, sc) for (p, s, e, _), sc in zip(pool, scores, strict=True)]
-        return sorted(cands, key=lambda c: (-c.score, c.passage.number, c.start))
+
+def _overlap(a: Candidate, b: Candidate) -> bool:
+    return any(
+        pa.number == pb.number and sa < eb and sb < ea
+        for pa, sa, ea in a.pieces
+        for pb, sb, eb in b.pieces
+    )
+
+
+def _claim(pieces: tuple[Piece, ...]) -> GeneratedClaim:
+    """One claim from passage pieces; its quote only when it is one contiguous piece."""
+    texts = [p.text[s:e] for p, s, e in pieces]
+    return GeneratedClaim(
+        text=" ".join(" ".join(t.split()) for t in texts),
+        used_excerpt_numbers=tuple(dict.fromkeys(p.number for p, _, _ in pieces)),
+        kind="fact",
+        quote=texts[0] if len(pieces) == 1 else None,
+        spans=tuple((p.start + s, p.start + e) for p, s, e in pieces),
+    )

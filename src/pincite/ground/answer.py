@@ -85,6 +85,9 @@ def passages_for(retrieved: Retrieved) -> list[Passage]:
             date=hit.document.published_at or hit.document.created_at[:10] or None,
             superseded=c.superseded,
             start=hit.chunk.start,
+            section=hit.chunk.section,
+            dense_score=hit.branches.dense_score,
+            lexical_rank=hit.branches.lexical_rank,
         )
         for i, (hit, c) in enumerate(zip(result.hits, retrieved.citations, strict=True), start=1)
     ]

@@ -1,0 +1,146 @@
+"""The layout of a passage: which sentences are statements, and what they sit under.
+
+Ingest keeps a document's characters exactly, page furniture included. Before
+a sentence can be a claim the generator must know what it is: a heading
+("10.4.9 408 Request Timeout"), a term label ("Rapid elasticity." at the start
+of a line, its definition following on the same line), a lead-in to a list
+("Service Models:"), a list item, a footnote ("2 A cloud infrastructure is
+..."), a running header or footer ("Fielding, et al.  Standards Track
+[Page 44]"), or a statement. Each statement records the title it sits under
+and whether it is the first thing said there, which is where documents put a
+definition.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+from pincite.sentences import sentence_spans
+
+__all__ = ["Role", "Unit", "is_statement", "layout"]
+
+_NUMBERED_HEADING = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|[A-Z]\.\d+(?:\.\d+)*)\s+\S")
+_TERMINAL = (".", "!", "?", ";", ")", '"', "”")
+
+
+def is_statement(text: str) -> bool:
+    """True for a sentence that can stand as a claim; false for headings and page furniture."""
+    words = text.split()
+    if len(words) < 5:
+        return False
+    letters = [c for c in text if c.isalpha()]
+    if letters and sum(c.isupper() for c in letters) > 0.6 * len(letters):
+        return False  # ALL-CAPS running headers and titles
+    if _NUMBERED_HEADING.match(text) and not text.rstrip().endswith((".", "!", "?", ":")):
+        return False
+    if text.rstrip().endswith(":"):
+        return False  # a lead-in to a list says nothing by itself
+    return text.rstrip().endswith(_TERMINAL) or len(words) >= 12
+
+
+class Role(StrEnum):
+    STATEMENT = "statement"
+    ITEM = "item"  # a bulleted or numbered list item
+    HEADING = "heading"
+    LABEL = "label"  # "Rapid elasticity." opening a definition on the same line
+    LEADIN = "leadin"  # "Service Models:" (ends with a colon)
+    FOOTNOTE = "footnote"
+    FURNITURE = "furniture"  # running headers and footers, page numbers
+    FRAGMENT = "fragment"  # too short or unfinished to stand alone
+
+
+TITLES = frozenset({Role.HEADING, Role.LABEL, Role.LEADIN})
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """One sentence of a passage; offsets into the passage's text, end exclusive."""
+
+    start: int
+    end: int
+    role: Role
+    # The heading, label or lead-in this unit sits under inside the passage
+    # ("" before the passage's first one), and its index in the unit list.
+    title: str = ""
+    title_index: int | None = None
+    # True for the first statement or item after its title.
+    first: bool = False
+
+
+_FURNITURE = re.compile(
+    r"\[Page \d+\]|^RFC \d{3,5}\s{2,}|^Page \d+( of \d+)?$|^[ivxlc\d]{1,4}$|\S\s{6,}\S\s{6,}\S",
+    re.I,
+)
+_FOOTNOTE = re.compile(r"^\d{1,2}\s+[A-Z]")
+_ITEM = re.compile(r"^(?:[-*•·‣◦▪●○–—+]|\d{1,3}[.)]|\(?[a-zA-Z0-9ivx]{1,4}\)|[a-z][.)])\s")
+_MD_HEADING = re.compile(r"^#{1,6}\s")
+_CODE = frozenset('|=<>*;[]{}"#\\')
+_CODE_SHARE = 0.05
+_LABEL_WORDS = 7
+_LEADIN_WORDS = 25
+_HEADING_WORDS = 12
+# A label names a term; a short sentence with a verb ("Cloud computing is an
+# evolving paradigm.") says something about it.
+_VERBS = frozenset(
+    {"is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "can", "may"}
+    | {"must", "shall", "should", "will", "would", "does", "do", "did", "provides", "uses"}
+)
+
+
+def layout(text: str) -> list[Unit]:
+    """Every sentence of ``text`` with its role and the title it sits under."""
+    spans = sentence_spans(text)
+    roles = [_role(text, spans, i) for i in range(len(spans))]
+    units: list[Unit] = []
+    title, title_index, seen = "", None, False
+    for i, ((s, e), role) in enumerate(zip(spans, roles, strict=True)):
+        if role in TITLES:
+            units.append(Unit(s, e, role, title, title_index))
+            title, title_index, seen = text[s:e], i, False
+            continue
+        first = role in (Role.STATEMENT, Role.ITEM) and title_index is not None and not seen
+        if role in (Role.STATEMENT, Role.ITEM):
+            seen = True
+        units.append(Unit(s, e, role, title, title_index, first))
+    return units
+
+
+def _role(text: str, spans: list[tuple[int, int]], i: int) -> Role:
+    s, e = spans[i]
+    sentence = text[s:e]
+    words = sentence.split()
+    at_line_start = s == 0 or text[:s].rstrip(" \t").endswith(("\n", "\r", "\f"))
+    if _FURNITURE.search(sentence):
+        return Role.FURNITURE
+    stripped = sentence.rstrip()
+    if sum(c in _CODE for c in sentence) > _CODE_SHARE * len(sentence):
+        return Role.FRAGMENT  # grammar (ABNF) and code: not prose a claim can quote
+    if _MD_HEADING.match(sentence):
+        return Role.HEADING
+    if stripped.endswith(":") and len(words) <= _LEADIN_WORDS:
+        return Role.LEADIN
+    unfinished = not stripped.endswith(_TERMINAL)
+    if _NUMBERED_HEADING.match(sentence) and unfinished and len(words) <= _HEADING_WORDS:
+        return Role.HEADING
+    if at_line_start and _ITEM.match(sentence):
+        return Role.ITEM
+    if (
+        at_line_start
+        and _FOOTNOTE.match(sentence)
+        and len(words) >= 5
+        and stripped.endswith(_TERMINAL)
+    ):
+        return Role.FOOTNOTE
+    if at_line_start and stripped.endswith(".") and len(words) <= _LABEL_WORDS:
+        nxt = spans[i + 1][0] if i + 1 < len(spans) else None
+        same_line = nxt is not None and "\n" not in text[e:nxt]
+        verbless = not any(w.casefold() in _VERBS for w in words)
+        if same_line and verbless and sentence[:1].isupper():
+            return Role.LABEL
+    if is_statement(sentence):
+        return Role.STATEMENT
+    if unfinished and len(words) <= _HEADING_WORDS and at_line_start:
+        return Role.HEADING
+    return Role.FRAGMENT

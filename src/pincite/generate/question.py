@@ -1,0 +1,129 @@
+"""What a question asks for: its kind and the term it is about.
+
+The extractive generator answers different questions from different parts of
+a document: a definition from the entry that names the term, a list from the
+items under a lead-in, a limit from the sentence that states a number. This
+module reads only the question's wording; it never sees a passage.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+from pincite.generate.words import content_stems
+
+__all__ = ["Question", "QuestionKind", "parse_question"]
+
+
+class QuestionKind(StrEnum):
+    DEFINITION = "definition"  # what is X, what does X mean, define X
+    LIST = "list"  # what are the N X, which X, list the X
+    NUMBER = "number"  # numbers, dates, limits, sizes
+    CONDITION = "condition"  # when is / under what conditions
+    PROCEDURE = "procedure"  # how do I / what steps
+    OTHER = "other"
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    text: str
+    kind: QuestionKind
+    # The phrase the question is about ("rapid elasticity", "408 status code"),
+    # as stems; empty when the wording names none.
+    focus: tuple[str, ...]
+    stems: tuple[str, ...]
+
+
+_ARTICLE = r"(?:(?:a|an|the)\s+)?"
+_END = r"\s*[?.!]*\s*$"
+# Definitions: the whole question is "what is X" / "what does X mean" with a
+# short X, so "what is the maximum length of a URI" (a limit) is not one.
+_DEFINITION = [
+    re.compile(rf"^(?:what|who)\s+(?:is|are|was|were)\s+{_ARTICLE}(?P<x>.+?){_END}", re.I),
+    re.compile(
+        rf"^what\s+(?:does|do|did)\s+{_ARTICLE}(?P<x>.+?)\s+(?:mean|stand\s+for|refer\s+to|"
+        rf"denote|indicate|signify){_END}",
+        re.I,
+    ),
+    re.compile(rf"^what\s+is\s+meant\s+by\s+{_ARTICLE}(?P<x>.+?){_END}", re.I),
+    re.compile(rf"^(?:define|explain)\s+{_ARTICLE}(?P<x>.+?){_END}", re.I),
+    re.compile(rf"^(?:what\s+is\s+)?the\s+(?:meaning|definition)\s+of\s+(?P<x>.+?){_END}", re.I),
+]
+_LIST = [
+    re.compile(
+        r"^(?:what|which)\s+(?:are|were)\s+the\s+(?:(?:\d+|two|three|four|five|six|seven|eight|"
+        r"nine|ten|several|main|various|different|key|major)\s+)?(?P<x>.+?)(?:\s+(?:of|in|for|that|"
+        r"which|defined|listed|described|used|does|do)\b.*)?" + _END,
+        re.I,
+    ),
+    re.compile(
+        r"^which\s+(?P<x>(?:\w+[\s-]){0,3}?\w+?)\s+(?:does|do|did|are|is|can|should|must|may|"
+        r"will|has|have)\b.*" + _END,
+        re.I,
+    ),
+    re.compile(r"^(?:list|name|enumerate)\s+(?:all\s+)?(?:the\s+)?(?P<x>.+?)" + _END, re.I),
+    re.compile(r"^what\s+(?P<x>(?:\w+\s+){0,2}\w+)\s+(?:are\s+there|exist)\b.*" + _END, re.I),
+]
+_NUMBER = re.compile(
+    r"\b(?:how\s+(?:many|much|long|often|large|big|old|far|soon)|maximum|minimum|max|min|"
+    r"limit|limits|length|size|number\s+of|what\s+(?:year|date|time|percentage|version|port)|"
+    r"which\s+(?:year|date|version|port)|when\s+was|when\s+were|how\s+long|timeout|deadline|"
+    r"at\s+least|at\s+most|range)\b",
+    re.I,
+)
+_CONDITION = re.compile(
+    r"^(?:when|under\s+what|in\s+what|in\s+which|under\s+which|if|what\s+happens\s+(?:if|when))\b",
+    re.I,
+)
+_PROCEDURE = re.compile(
+    r"^(?:how\s+(?:do|does|did|should|can|could|must|is|are|to)\b|what\s+steps|"
+    r"what\s+(?:should|must)\b|what\s+is\s+the\s+(?:procedure|process)\b)",
+    re.I,
+)
+_MAX_TERM_WORDS = 6
+# Words that make a short "what is X" a request for a value, not a meaning.
+_VALUE_WORDS = frozenset(
+    {"name", "purpose", "role", "goal", "aim", "reason", "cause", "effect", "result"}
+    | {"difference", "relationship", "default", "value", "format"}
+)
+
+
+# The wording of a definition question, not its subject: a passage need not repeat it.
+_TEMPLATE = frozenset(content_stems("mean meaning meant define definition stand refer denote"))
+
+
+def parse_question(text: str) -> Question:
+    """The question's kind and focus, read from its wording alone."""
+    q = " ".join(text.split())
+    stems = tuple(s for s in content_stems(q) if s not in _TEMPLATE)
+    if _NUMBER.search(q):
+        return Question(q, QuestionKind.NUMBER, _focus_after(q), stems)
+    for pattern in _LIST:
+        m = pattern.match(q)
+        if m and content_stems(m.group("x")):
+            return Question(q, QuestionKind.LIST, tuple(content_stems(m.group("x"))), stems)
+    for pattern in _DEFINITION:
+        m = pattern.match(q)
+        if m and _is_term(m.group("x")):
+            return Question(q, QuestionKind.DEFINITION, tuple(content_stems(m.group("x"))), stems)
+    if _CONDITION.match(q):
+        return Question(q, QuestionKind.CONDITION, (), stems)
+    if _PROCEDURE.match(q):
+        return Question(q, QuestionKind.PROCEDURE, (), stems)
+    return Question(q, QuestionKind.OTHER, (), stems)
+
+
+def _is_term(x: str) -> bool:
+    words = x.split()
+    if not 0 < len(words) <= _MAX_TERM_WORDS:
+        return False
+    first = words[0].casefold()
+    return first not in _VALUE_WORDS and first not in ("of", "in", "to", "for")
+
+
+def _focus_after(q: str) -> tuple[str, ...]:
+    """For a limit question, the thing limited: 'length of a URI' → (uri,)."""
+    m = re.search(r"\b(?:of|for|on)\s+(?:an?\s+|the\s+)?(.+?)" + _END, q, re.I)
+    return tuple(content_stems(m.group(1))) if m else ()

@@ -1,0 +1,299 @@
+"""Candidate answers from the passages' own characters, scored for one question.
+
+A candidate is one or more contiguous pieces of passage text: a statement, a
+definition with its label ("Rapid elasticity. Capabilities can be ..."), the
+first sentences under a heading that names the question's term, or a list
+item. A piece never starts or ends inside a sentence the passage holds whole,
+and a piece that runs off the end of its passage may continue into the
+passage that follows it in the same document version (the next chunk).
+
+Scores combine what the sentence says (idf-weighted coverage of the
+question's words, cosine to the question) with where it sits (under a
+heading or label that names the asked-about term, the first thing said there)
+and with cues of the question's kind (a number for a limit question).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from pincite.generate.base import Passage
+from pincite.generate.layout import TITLES, Role, Unit, layout
+from pincite.generate.question import Question, QuestionKind
+from pincite.generate.words import content_stems
+
+__all__ = ["Candidate", "Piece", "Scoring", "adjacent", "candidates", "list_items"]
+
+Piece = tuple[Passage, int, int]  # passage-relative [start, end)
+Embed = Callable[[list[str]], np.ndarray]
+
+
+@dataclass(frozen=True, slots=True)
+class Scoring:
+    # Base = coverage_weight · coverage + (1 - coverage_weight) · cosine, as
+    # before structure was read (``ExtractiveConfig`` documents its source).
+    coverage_weight: float = 0.5
+    novelty_weight: float = 0.3
+    novel_words: int = 8
+    # Question words found only in the title a sentence sits under count this much.
+    title_share: float = 0.5
+    # Added for the definition of the asked-about term (label, heading, "X is").
+    definition_bonus: float = 0.4
+    # Added for a sentence carrying what the question's kind asks for.
+    cue_bonus: float = 0.08
+    # Share of its score a footnote keeps.
+    footnote_factor: float = 0.5
+    # A title names the term when it holds this idf-weighted share of it.
+    term_match: float = 0.6
+    # Sentences a definition may run to after its first, within one paragraph.
+    definition_sentences: int = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    pieces: tuple[Piece, ...]
+    score: float
+    base: float
+    definition: float
+    cue: float
+    role: Role
+
+    @property
+    def passage(self) -> Passage:
+        return self.pieces[0][0]
+
+    @property
+    def text(self) -> str:
+        return " ".join(" ".join(p.text[s:e].split()) for p, s, e in self.pieces)
+
+
+_DEFINING = re.compile(
+    r"\b(?:is|are|means?|refers?\s+to|denotes?|describes?|is\s+defined\s+as|consists?\s+of)\b", re.I
+)
+_NUMBERISH = re.compile(
+    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|hundred|thousand|million|"
+    r"limit|maximum|minimum|at\s+least|at\s+most|no\s+more\s+than|unbounded|any\s+length)\b",
+    re.I,
+)
+_CONDITIONAL = re.compile(
+    r"\b(?:if|when|whenever|unless|only|provided|until|before|after|in\s+case)\b", re.I
+)
+_PROCEDURAL = re.compile(r"\b(?:MUST|SHOULD|SHALL|must|should|shall|first|then|step|by\s+\w+ing)\b")
+_CUES = {
+    QuestionKind.NUMBER: _NUMBERISH,
+    QuestionKind.CONDITION: _CONDITIONAL,
+    QuestionKind.PROCEDURE: _PROCEDURAL,
+}
+_CLAIMABLE = frozenset({Role.STATEMENT, Role.ITEM, Role.FOOTNOTE})
+_ADJACENT_GAP = 4
+# Room for a page's footnotes and footer between the halves of a sentence.
+_PAGE_BREAK_GAP = 1500
+
+
+def adjacent(first: Passage, passages: Sequence[Passage]) -> Passage | None:
+    """The passage that continues ``first`` in the same document version, if retrieved.
+
+    That is the next chunk; or, when ``first`` stops inside a sentence, a
+    chunk shortly after it that starts in lower case: the rest of a sentence
+    that a page's footnotes and running footer cut in two.
+    """
+    end = first.start + len(first.text)
+    doc = first.evidence_id.split(":")[2:3]
+    unfinished = not _ends_sentence(first.text)
+    for p in sorted(passages, key=lambda x: x.start):
+        if p.version != first.version or p.evidence_id.split(":")[2:3] != doc:
+            continue
+        gap = p.start - end
+        if 0 <= gap <= _ADJACENT_GAP:
+            return p
+        if unfinished and 0 <= gap <= _PAGE_BREAK_GAP and p.text[:1].islower():
+            return p
+    return None
+
+
+def _ends_sentence(text: str) -> bool:
+    return text.rstrip().endswith((".", "!", "?", ";", ":", ")", '"', "”"))
+
+
+class _Pool:
+    """The units of the passages, with the idf statistics of their words."""
+
+    def __init__(self, question: Question, passages: Sequence[Passage]) -> None:
+        self.question = question
+        self.passages = list(passages)
+        self.units = {p.number: layout(p.text) for p in self.passages}
+        docs: list[set[str]] = []
+        for p in self.passages:
+            docs.extend(set(content_stems(p.text[u.start : u.end])) for u in self.units[p.number])
+        n = len(docs)
+        wanted = set(question.stems) | set(question.focus)
+        self.idf = {
+            t: max(math.log((n + 1) / (sum(t in d for d in docs) + 0.5)), 0.0) for t in wanted
+        }
+
+    def match(self, terms: Sequence[str], words: set[str]) -> float:
+        """The idf-weighted share of ``terms`` found among ``words``."""
+        total = sum(self.idf.get(t, 0.0) for t in terms)
+        if not terms or total <= 0:
+            return 0.0
+        return sum(self.idf.get(t, 0.0) for t in terms if t in words) / total
+
+
+def candidates(
+    question: Question,
+    passages: Sequence[Passage],
+    scoring: Scoring,
+    embed: Embed | None,
+) -> list[Candidate]:
+    """Every claimable piece of the passages, best first."""
+    pool = _Pool(question, passages)
+    drafts: list[tuple[tuple[Piece, ...], set[str], float, Role]] = []
+    for p in pool.passages:
+        units = pool.units[p.number]
+        section = set(content_stems(" ".join(p.section)))
+        for i, u in enumerate(units):
+            if u.role not in _CLAIMABLE:
+                continue
+            title = set(content_stems(u.title)) | section
+            definition = _definition(question, pool, p, u, title, scoring)
+            pieces = _pieces(p, units, i, pool.passages, scoring, definition > 0)
+            drafts.append((pieces, title, definition, u.role))
+    if not drafts or not question.stems:
+        return []
+    texts = [" ".join(" ".join(p.text[s:e].split()) for p, s, e in d[0]) for d in drafts]
+    cos = embed(texts) if embed is not None else None
+    cue_re = _CUES.get(question.kind)
+    q_set = set(question.stems)
+    result = []
+    for j, ((pieces, title, definition, role), text) in enumerate(zip(drafts, texts, strict=True)):
+        own = set(content_stems(text))
+        inside = pool.match(question.stems, own)
+        around = pool.match(question.stems, own | title) - inside
+        novelty = min(1.0, len(own - q_set) / scoring.novel_words)
+        coverage = (inside + scoring.title_share * around) * (
+            1 - scoring.novelty_weight + scoring.novelty_weight * novelty
+        )
+        if cos is not None:
+            w = scoring.coverage_weight
+            base = w * coverage + (1 - w) * float(cos[j])
+        else:
+            base = coverage
+        cue = 1.0 if cue_re is not None and cue_re.search(text) else 0.0
+        score = base + scoring.definition_bonus * definition + scoring.cue_bonus * cue
+        if role is Role.FOOTNOTE:
+            score *= scoring.footnote_factor
+        result.append(Candidate(pieces, score, base, definition, cue, role))
+    # Earlier passages ranked higher in retrieval: break ties toward them.
+    return sorted(result, key=lambda c: (-c.score, c.passage.number, c.pieces[0][1]))
+
+
+def _pieces(
+    p: Passage,
+    units: list[Unit],
+    i: int,
+    passages: Sequence[Passage],
+    scoring: Scoring,
+    defines: bool,
+) -> tuple[Piece, ...]:
+    u = units[i]
+    start, end = u.start, u.end
+    label = u.title_index is not None and u.first and units[u.title_index].role is Role.LABEL
+    if label and u.title_index == i - 1:
+        start = units[i - 1].start  # "Rapid elasticity. Capabilities can be ..."
+    if defines and u.first and u.role is Role.STATEMENT:
+        j = i + 1
+        while j < len(units) and j - i < scoring.definition_sentences:
+            nxt = units[j]
+            if nxt.role is not Role.STATEMENT or "\n\n" in p.text[end : nxt.start]:
+                break
+            end, j = nxt.end, j + 1
+    pieces: list[Piece] = [(p, start, end)]
+    last = units[-1].end if units else 0
+    if end == last and not _ends_sentence(p.text[start:end]):
+        nxt_p = adjacent(p, passages)
+        if nxt_p is not None:
+            follow = layout(nxt_p.text)
+            if follow and not nxt_p.text[follow[0].start : follow[0].start + 1].isupper():
+                pieces.append((nxt_p, follow[0].start, follow[0].end))
+    return tuple(pieces)
+
+
+def _definition(
+    question: Question, pool: _Pool, p: Passage, u: Unit, title: set[str], scoring: Scoring
+) -> float:
+    """How surely this unit defines the question's term (0 when it does not)."""
+    if question.kind is not QuestionKind.DEFINITION or not question.focus:
+        return 0.0
+    if u.first and u.title:
+        m = pool.match(question.focus, title)
+        if m >= scoring.term_match:
+            return m
+    text = p.text[u.start : u.end]
+    head = text[:160]
+    verb = _DEFINING.search(head)
+    if verb is not None:
+        m = pool.match(question.focus, set(content_stems(head[: verb.start()])))
+        if m >= scoring.term_match:
+            return 0.8 * m
+    return 0.0
+
+
+def list_items(
+    question: Question, passages: Sequence[Passage], scoring: Scoring, limit: int
+) -> tuple[float, list[tuple[Piece, ...]]]:
+    """The items under the lead-in or heading that names what a list question asks for.
+
+    Returns the lead-in's match with the question's focus and the items (each a
+    label with its first sentence, or a list item), following the list into the
+    next chunk when the lead-in ends its passage.
+    """
+    if question.kind is not QuestionKind.LIST or not question.focus:
+        return 0.0, []
+    pool = _Pool(question, passages)
+    best: tuple[float, list[tuple[Piece, ...]]] = (0.0, [])
+    for p in pool.passages:
+        units = pool.units[p.number]
+        for i, u in enumerate(units):
+            if u.role not in TITLES or u.role is Role.LABEL:
+                continue
+            m = pool.match(question.focus, set(content_stems(p.text[u.start : u.end])))
+            if m < scoring.term_match or m <= best[0]:
+                continue
+            items = _items_after(p, units, i + 1, pool, limit)
+            if len(items) >= 2:
+                best = (m, items)
+    return best
+
+
+def _items_after(
+    p: Passage, units: list[Unit], i: int, pool: _Pool, limit: int
+) -> list[tuple[Piece, ...]]:
+    items: list[tuple[Piece, ...]] = []
+    seen: set[int] = {p.number}
+    while len(items) < limit:
+        if i >= len(units):
+            nxt = adjacent(p, pool.passages)
+            if nxt is None or nxt.number in seen:
+                break
+            p, units, i = nxt, pool.units[nxt.number], 0
+            seen.add(p.number)
+            continue
+        u = units[i]
+        if u.role is Role.LABEL and i + 1 < len(units) and units[i + 1].role is Role.STATEMENT:
+            items.append(((p, u.start, units[i + 1].end),))
+            i += 2
+        elif u.role is Role.ITEM:
+            items.append(((p, u.start, u.end),))
+            i += 1
+        elif u.role in (Role.STATEMENT, Role.FOOTNOTE, Role.FURNITURE, Role.FRAGMENT) and items:
+            i += 1  # the rest of an item's entry, or page furniture between items
+        elif u.role in (Role.HEADING, Role.LEADIN) or (u.role is Role.STATEMENT and not items):
+            break
+        else:
+            i += 1
+    return items
