@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import uuid
 from pathlib import Path
 
@@ -182,3 +185,27 @@ def test_verify_catches_a_claim_its_source_contradicts(run, files: Path) -> None
         json.loads(run("fetch", sid, "--json").stdout)["text"] == "Invoices are kept seven years."
     )
     assert bad.exit_code == 1 and json.loads(bad.stdout)["verdict"] == "unsupported"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        [b"search", b"inv\xffoices"],  # reached the tokenizer as a lone surrogate: a traceback
+        [b"ask", b"inv\xffoices"],
+        [b"search", b"invoices", b"--tenant", b"t\xff"],
+        [b"fetch", b"ev1:\xff"],
+    ],
+)
+def test_undecodable_argv_bytes_get_a_one_line_error(files: Path, args: list[bytes]) -> None:
+    db = files.parent / "argv.db"
+    pincite_cli = [sys.executable, "-m", "pincite.cli"]
+    ingest = [*pincite_cli, "ingest", str(files / "policy.md"), "--db", str(db)]
+    subprocess.run(ingest, check=True, capture_output=True, timeout=120)
+    run = subprocess.run(
+        [*pincite_cli, *args, b"--db", os.fsencode(db)], capture_output=True, timeout=120
+    )
+    stderr = run.stderr.decode("utf-8", "replace")
+    assert run.returncode == 1, stderr
+    assert "Traceback" not in stderr
+    assert stderr.startswith("error:") and "not valid UTF-8 text" in stderr
+    assert len(stderr.strip().splitlines()) == 1

@@ -72,6 +72,13 @@ class LiveServer:
         return httpx.Client(base_url=self.base_url, headers=headers, timeout=30)
 
 
+def _answers(base_url: str) -> bool:
+    try:
+        return httpx.get(base_url + "/healthz", timeout=2).status_code == 200
+    except httpx.TransportError:
+        return False
+
+
 @contextmanager
 def running_server(root: Path) -> Iterator[LiveServer]:
     """`pincite serve` as a subprocess (uvicorn on 127.0.0.1, port chosen by the OS).
@@ -113,12 +120,13 @@ def running_server(root: Path) -> Iterator[LiveServer]:
 
 
 def wait_for_port(process: subprocess.Popen[bytes], log_path: Path) -> str:
-    """The server's base URL once uvicorn says it is listening."""
+    """The server's base URL once uvicorn says where and a worker answers there."""
     deadline = time.monotonic() + 60
     pattern = re.compile(r"Uvicorn running on (http://127\.0\.0\.1:\d+)")
     while time.monotonic() < deadline:
         found = pattern.search(log_path.read_text(errors="replace"))
-        if found:
+        # With several workers the socket is bound (and logged) before a worker listens.
+        if found and _answers(found.group(1)):
             return found.group(1)
         if process.poll() is not None:
             raise RuntimeError(f"server exited early:\n{log_path.read_text(errors='replace')}")

@@ -13,7 +13,7 @@ import pincite
 from pincite.corpus import Corpus
 from pincite.embed.base import Embedder
 from pincite.server import create_app, create_key
-from pincite.server.routes_view import CSRF_COOKIE, KEY_COOKIE
+from pincite.server.routes_view import CSRF_COOKIE, SESSION_COOKIE
 
 HOSTILE_TITLE = '<script>alert("t")</script>'
 HOSTILE_TEXT = "Fees are <b>10</b> & rising.\n\nPay by <img src=x onerror=alert(1)> card."
@@ -77,8 +77,8 @@ def test_sign_in_sets_a_cookie_after_a_csrf_check(app_client: tuple[TestClient, 
     signed_in = client.post("/view/login", data={**form, "csrf": csrf}, follow_redirects=False)
     assert signed_in.status_code == 303
     assert signed_in.headers["location"].endswith(f"/view/{evidence_id}")
-    cookie = signed_in.headers["set-cookie"]
-    assert f"{KEY_COOKIE}=" in cookie and "HttpOnly" in cookie and "Path=/view" in cookie
+    cookie = next(c for c in signed_in.headers.get_list("set-cookie") if SESSION_COOKIE in c)
+    assert "HttpOnly" in cookie and "Path=/view" in cookie and "SameSite=strict" in cookie
     page = client.get(f"/view/{evidence_id}")
     assert page.status_code == 200 and '<mark id="cited">The fee is 10 euros per month.</mark>' in (
         page.text

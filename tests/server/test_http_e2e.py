@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import subprocess
+import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -181,25 +183,55 @@ def test_oversize_uploads_get_a_clear_413(live_server: LiveServer) -> None:
         assert client.get("/v1/documents").status_code == 200  # the server is fine
 
 
-def test_upload_then_same_uri_is_a_new_version(live_server: LiveServer) -> None:
+def _finished(client: httpx.Client, accepted: httpx.Response) -> dict[str, Any]:
+    """The job an upload's 202 names, polled until it ends (bounded)."""
+    assert accepted.status_code == 202, accepted.text
+    url = accepted.json()["url"]
+    assert accepted.headers["location"] == url
+    for _ in range(600):
+        job: dict[str, Any] = client.get(url).json()
+        if job["status"] in ("done", "failed"):
+            return job
+        time.sleep(0.05)
+    raise AssertionError(f"job still running: {job}")
+
+
+def test_upload_is_a_job_and_the_same_uri_again_a_new_version(live_server: LiveServer) -> None:
     with live_server.client("alpha") as client:
-        first = client.post(
-            "/v1/documents/upload",
-            files={"file": ("handbook.md", b"# Leave\n\nStaff get 25 days of leave.\n")},
-            data={"uri": "https://alpha.example/handbook"},
+        first = _finished(
+            client,
+            client.post(
+                "/v1/documents/upload",
+                files={"file": ("handbook.md", b"# Leave\n\nStaff get 25 days of leave.\n")},
+                data={"uri": "https://alpha.example/handbook"},
+            ),
         )
-        assert first.status_code == 201, first.text
-        second = client.post(
-            "/v1/documents/upload",
-            files={"file": ("handbook.md", b"# Leave\n\nStaff get 28 days of leave.\n")},
-            data={"uri": "https://alpha.example/handbook"},
+        assert first["status"] == "done" and first["result"]["status"] == "new"
+        second = _finished(
+            client,
+            client.post(
+                "/v1/documents/upload",
+                files={"file": ("handbook.md", b"# Leave\n\nStaff get 28 days of leave.\n")},
+                data={"uri": "https://alpha.example/handbook"},
+            ),
         )
-        assert second.status_code == 200 and second.json()["status"] == "updated"
-        assert second.json()["document_id"] == first.json()["document_id"]
-        versions = client.get(f"/v1/documents/{first.json()['document_id']}/versions").json()
+        assert second["result"]["status"] == "updated"
+        document_id = first["result"]["document_id"]
+        assert second["result"]["document_id"] == document_id
+        versions = client.get(f"/v1/documents/{document_id}/versions").json()
         assert [v["superseded"] for v in versions] == [True, False]
         bad = client.post("/v1/documents/upload", files={"file": ("x.exe", b"MZ")})
         assert bad.status_code == 400 and bad.json()["error"]["code"] == "invalid_input"
+        broken = _finished(
+            client, client.post("/v1/documents/upload", files={"file": ("b.pdf", b"not a pdf")})
+        )
+        assert broken["status"] == "failed" and broken["error"]["code"] == "ingest_failed"
+        job_url = first["url"]
+    with live_server.client("beta") as beta:  # another workspace's job reads as missing
+        foreign = beta.get(job_url)
+        missing = beta.get(job_url.rsplit("/", 1)[0] + "/no-such-job")
+        assert foreign.status_code == missing.status_code == 404
+        assert foreign.json() == missing.json()
 
 
 def test_superseded_erased_and_deleted_are_labelled(live_server: LiveServer) -> None:

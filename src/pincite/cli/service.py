@@ -23,6 +23,7 @@ from pincite.cli.common import (
     warm_models,
 )
 from pincite.generate import make_generator
+from pincite.server.worker import DEFAULT_WORKERS
 
 
 def _endpoint_options(fn: F) -> F:
@@ -53,6 +54,18 @@ required_tenant = click.option(
     help="Port (0: any free port; the log says which).",
 )
 @click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=DEFAULT_WORKERS,
+    show_default=True,
+    help="Worker processes answering requests (default: one per core, at most 4).",
+)
+@click.option(
+    "--public-url",
+    help="Base URL clients reach this server at, for the links it returns "
+    "(default: http://HOST:PORT). Links never follow the request's Host header.",
+)
+@click.option(
     "--max-upload-mb",
     type=click.FloatRange(min=0.001),
     default=20.0,
@@ -69,31 +82,60 @@ def serve(
     api_key: str | None,
     host: str,
     port: int,
+    workers: int,
+    public_url: str | None,
     max_upload_mb: float,
 ) -> None:
     """Serve the HTTP API (OpenAPI at /docs) and the evidence viewer at /view/{evidence_id}.
 
     Callers authenticate with a workspace key from `pincite keys create`; the
-    workspace comes from the key. Needs the server extra: pip install 'pincite[server]'.
+    workspace comes from the key. Uploads are ingested as jobs in a background
+    process at lower priority. Needs the server extra: pip install 'pincite[server]'.
     """
     try:
         import uvicorn
 
-        from pincite.server import create_app
+        import pincite.server  # noqa: F401  (FastAPI present?)
     except ImportError:
         fail("the HTTP server needs the server extra: pip install 'pincite[server]'")
         return
-    corpus = open_corpus(db, embedder)
-    gen = make_generator(
-        generator, embedder=corpus.embedder, base_url=base_url, model=model, api_key=api_key
-    )
-    warm_models(corpus)
-    app = create_app(corpus, generator=gen, max_upload_bytes=int(max_upload_mb * 1024 * 1024))
-    err.print(f"pincite: serving {db} with the {gen.name} generator; API docs at /docs")
-    try:
-        uvicorn.run(app, host=host, port=port, log_level="info", server_header=False)
-    finally:
-        corpus.close()
+    from pincite.server import worker as serving
+
+    with open_corpus(db, embedder) as corpus:  # fails here, once, on a bad --db or --embedder
+        gen = make_generator(
+            generator, embedder=corpus.embedder, base_url=base_url, model=model, api_key=api_key
+        )
+        warm_models(corpus)  # derives the model caches once, before any worker loads them
+    port = port or serving.free_port(host)
+    public = serving.public_base(public_url, host, port)
+    with serving.state_file() as state_path:
+        serving.export_config(
+            serving.WorkerConfig(
+                db=db,
+                embedder=embedder,
+                generator=generator,
+                base_url=base_url,
+                model=model,
+                api_key=api_key,
+                max_upload_bytes=int(max_upload_mb * 1024 * 1024),
+                public_url=public,
+                state=str(state_path),
+            )
+        )
+        err.print(
+            f"pincite: serving {db} with the {gen.name} generator, {workers} worker(s); "
+            f"links use {public}; API docs at /docs"
+        )
+        uvicorn.run(
+            "pincite.server.worker:worker_app",
+            factory=True,
+            host=host,
+            port=port,
+            workers=workers,
+            log_level="info",
+            server_header=False,
+            timeout_graceful_shutdown=10,
+        )
 
 
 @click.group()

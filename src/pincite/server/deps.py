@@ -1,61 +1,35 @@
-"""What every route shares: the service state, the key check, per-session ledgers, links."""
+"""What every route shares: the service, the caller's tenant, links to the viewer."""
 
 from __future__ import annotations
 
-import secrets
-import threading
-from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Annotated
+from urllib.parse import quote
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from pincite.corpus import Corpus
 from pincite.generate.base import Generator
-from pincite.ground.fetch import FetchLedger
 from pincite.retrieve.search import SearchMode, SearchOptions
 from pincite.server import keys
 from pincite.server.errors import UNAUTHORIZED, ApiError
+from pincite.server.guard import TENANT_STATE
+from pincite.server.jobs import JobRunner
+from pincite.server.state import ServiceState
 
 DEFAULT_UPLOAD_LIMIT = 20 * 1024 * 1024
-_MAX_SESSIONS = 10_000
-
-
-class LedgerBook:
-    """Fetch ledgers of API sessions, per workspace, oldest dropped beyond a bound.
-
-    A session id is looked up together with the caller's tenant, so another
-    workspace's session id reads exactly like one that never existed.
-    """
-
-    def __init__(self, limit: int = _MAX_SESSIONS) -> None:
-        self._limit = limit
-        self._ledgers: OrderedDict[tuple[str, str], FetchLedger] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def open(self, tenant: str) -> str:
-        session_id = secrets.token_urlsafe(18)
-        with self._lock:
-            self._ledgers[(tenant, session_id)] = FetchLedger(tenant)
-            while len(self._ledgers) > self._limit:
-                self._ledgers.popitem(last=False)
-        return session_id
-
-    def get(self, tenant: str, session_id: str) -> FetchLedger | None:
-        with self._lock:
-            ledger = self._ledgers.get((tenant, session_id))
-            if ledger is not None:
-                self._ledgers.move_to_end((tenant, session_id))
-            return ledger
 
 
 @dataclass
-class ServiceState:
+class Service:
     corpus: Corpus
     generator: Generator
+    state: ServiceState
+    jobs: JobRunner
+    # Links are built on this, never on the request's Host header ('' = root-relative).
+    public_url: str = ""
     max_upload_bytes: int = DEFAULT_UPLOAD_LIMIT
-    ledgers: LedgerBook = field(default_factory=LedgerBook)
 
     def search_options(self, mode: str | None) -> SearchOptions:
         """Options for ``mode``; the default fits the corpus (lexical without an embedder)."""
@@ -70,13 +44,25 @@ class ServiceState:
             )
         return SearchOptions(mode=chosen)
 
+    def link(self, path: str) -> str:
+        """``path`` (starting with '/') under the public base URL."""
+        return self.public_url + path
 
-def get_state(request: Request) -> ServiceState:
-    state: ServiceState = request.app.state.pincite
-    return state
+    def view_url(self, evidence_id: str) -> str:
+        """The viewer link for an evidence id."""
+        return self.link("/view/" + quote(evidence_id, safe=":"))
+
+    @property
+    def secure(self) -> bool:
+        return self.public_url.startswith("https://")
 
 
-State = Annotated[ServiceState, Depends(get_state)]
+def get_service(request: Request) -> Service:
+    service: Service = request.app.state.pincite
+    return service
+
+
+State = Annotated[Service, Depends(get_service)]
 
 bearer = HTTPBearer(
     auto_error=False,
@@ -86,21 +72,20 @@ bearer = HTTPBearer(
 
 
 def require_tenant(
-    state: State,
+    request: Request,
+    service: State,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
 ) -> str:
-    """The caller's workspace, from its key alone; runs before anything is read."""
+    """The caller's workspace, from its key alone (checked by the guard before the body)."""
+    checked = getattr(request.state, TENANT_STATE, None)
+    if isinstance(checked, str):
+        return checked
     if credentials is None:
         raise ApiError(401, UNAUTHORIZED, "missing API key: send 'Authorization: Bearer <key>'")
-    tenant = keys.tenant_for(state.corpus.store, credentials.credentials)
+    tenant = keys.tenant_for(service.corpus.store, credentials.credentials)
     if tenant is None:
         raise ApiError(401, UNAUTHORIZED, "invalid or revoked API key")
     return tenant
 
 
 Tenant = Annotated[str, Depends(require_tenant)]
-
-
-def view_url(request: Request, evidence_id: str) -> str:
-    """The absolute viewer link for an evidence id."""
-    return str(request.url_for("view_evidence", evidence_id=evidence_id))

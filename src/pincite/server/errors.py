@@ -74,6 +74,9 @@ ERROR_RESPONSES: Responses = {
 
 
 def error_response(status: int, code: str, message: str, **headers: str) -> JSONResponse:
+    # A message may quote the request (a field name, an id); a lone surrogate in it
+    # must not turn the error into a 500 when the body is encoded.
+    message = message.encode("utf-8", "replace").decode("utf-8")
     body = {"error": {"code": code, "message": message}}
     return JSONResponse(body, status_code=status, headers=headers or None)
 
@@ -151,54 +154,3 @@ class CatchAll:
                 raise
             response = error_response(500, "internal_error", "internal server error")
             await response(scope, receive, send)
-
-
-class BodyLimit:
-    """Refuse request bodies over ``limit`` bytes with a JSON 413, before any parsing.
-
-    Checks ``Content-Length`` first, then counts what actually arrives (chunked
-    uploads send no length). The body is buffered and replayed to the app.
-    """
-
-    def __init__(self, app: ASGIApp, limit: int) -> None:
-        self.app = app
-        self.limit = limit
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
-            await self.app(scope, receive, send)
-            return
-        declared = dict(scope["headers"]).get(b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.limit:
-            await self._too_large(scope, receive, send)
-            return
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            body = message.get("body", b"")
-            size += len(body)
-            if size > self.limit:
-                await self._too_large(scope, receive, send)
-                return
-            chunks.append(body)
-            if not message.get("more_body", False):
-                break
-        replayed = False
-
-        async def replay() -> Message:
-            nonlocal replayed
-            if not replayed:
-                replayed = True
-                return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
-
-    async def _too_large(self, scope: Scope, receive: Receive, send: Send) -> None:
-        mb = self.limit / (1024 * 1024)
-        message = f"request body exceeds the upload limit of {mb:.3g} MB ({self.limit} bytes)"
-        response = error_response(413, "payload_too_large", message, Connection="close")
-        await response(scope, receive, send)

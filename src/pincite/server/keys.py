@@ -38,7 +38,7 @@ class KeyInfo:
 
 
 def key_hash(key: str) -> str:
-    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def create_key(store: Store, tenant: str) -> str:
@@ -59,6 +59,12 @@ def tenant_for(store: Store, key: str) -> str | None:
     if record is None or record.revoked:
         return None
     return record.tenant
+
+
+def tenant_for_digest(store: Store, digest: str) -> str | None:
+    """The tenant of the live key with this sha256 digest (a viewer session's key)."""
+    record = _record(store, digest)
+    return record.tenant if record is not None and not record.revoked else None
 
 
 def list_keys(store: Store, tenant: str | None = None) -> list[KeyInfo]:

@@ -1,18 +1,20 @@
-"""Documents: ingest (JSON or upload), update, list, versions, delete, purge, erase."""
+"""Documents: ingest (JSON, or upload as a job), update, list, versions, delete, purge, erase."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
+import anyio
 from fastapi import APIRouter, File, Form, Response, UploadFile
 
 from pincite.corpus import Corpus
 from pincite.errors import InputError
 from pincite.ingest.parse import SUPPORTED_SUFFIXES
-from pincite.ingest.pipeline import IngestReport, IngestStatus
 from pincite.model import Document, Version
-from pincite.server.deps import State, Tenant
-from pincite.server.errors import ERROR_RESPONSES, ApiError, ErrorBody, Responses, not_found
+from pincite.server import routes_jobs
+from pincite.server.deps import Service, State, Tenant
+from pincite.server.errors import ERROR_RESPONSES, ErrorBody, Responses, not_found
+from pincite.server.jobs import IngestJob
 from pincite.server.schemas import (
     ChunkOut,
     DocumentDetail,
@@ -20,6 +22,7 @@ from pincite.server.schemas import (
     EraseRequest,
     IngestOut,
     IngestText,
+    JobOut,
     StatusOut,
     UpdateText,
     VersionOut,
@@ -29,23 +32,10 @@ router = APIRouter(prefix="/v1/documents", tags=["documents"], responses=ERROR_R
 _NOT_FOUND: Responses = {
     404: {"model": ErrorBody, "description": "No such document in this workspace"}
 }
+_ACCEPTED: Responses = {202: {"model": JobOut, "description": "Queued; follow the job's url"}}
 _TOO_LARGE: Responses = {
     413: {"model": ErrorBody, "description": "The body exceeds the upload limit"}
 }
-
-
-def _ingested(report: IngestReport, response: Response) -> IngestOut:
-    if report.status is IngestStatus.FAILED or report.document_id is None:
-        raise ApiError(400, "ingest_failed", report.error or "the document could not be ingested")
-    if report.status is IngestStatus.NEW:
-        response.status_code = 201
-    return IngestOut(
-        status=report.status.value,
-        document_id=report.document_id,
-        hash16=report.hash16 or "",
-        chunks=report.chunks,
-        warnings=list(report.warnings),
-    )
 
 
 def _document_out(corpus: Corpus, tenant: str, doc: Document) -> DocumentOut:
@@ -98,19 +88,17 @@ def _upload_bytes(file: UploadFile) -> tuple[bytes, str]:
 
 
 @router.post("", status_code=200, responses={201: {"model": IngestOut}, **_TOO_LARGE})
-def ingest_text(body: IngestText, tenant: Tenant, state: State, response: Response) -> IngestOut:
-    """Ingest text; the same ``uri`` again stores a new version (status ``updated``)."""
-    report = state.corpus.ingest_bytes(
-        body.text.encode("utf-8"),
-        filename=f"inline.{body.format}",
-        uri=body.uri,
-        tenant=tenant,
-        title=body.title,
+async def ingest_text(
+    body: IngestText, tenant: Tenant, state: State, response: Response
+) -> IngestOut:
+    """Ingest text and wait for it; the same ``uri`` again stores a new version (``updated``)."""
+    job = IngestJob(
+        body.text.encode("utf-8"), f"inline.{body.format}", body.uri, tenant, body.title
     )
-    return _ingested(report, response)
+    return await routes_jobs.wait(state, job, response)
 
 
-@router.post("/upload", status_code=200, responses={201: {"model": IngestOut}, **_TOO_LARGE})
+@router.post("/upload", status_code=202, responses={**_ACCEPTED, **_TOO_LARGE})
 def ingest_upload(
     file: Annotated[UploadFile, File(description="A .txt, .md, .html or .pdf file.")],
     tenant: Tenant,
@@ -118,13 +106,13 @@ def ingest_upload(
     response: Response,
     uri: Annotated[str | None, Form(max_length=2048)] = None,
     title: Annotated[str | None, Form(max_length=1000)] = None,
-) -> IngestOut:
-    """Ingest an uploaded file; ``uri`` defaults to ``upload:<file name>``."""
+) -> JobOut:
+    """Queue an uploaded file for ingest (202 + a job); ``uri`` defaults to ``upload:<name>``."""
     data, name = _upload_bytes(file)
-    report = state.corpus.ingest_bytes(
-        data, filename=name, uri=uri or f"upload:{name}", tenant=tenant, title=title
+    job_id, _ = routes_jobs.start(
+        state, IngestJob(data, name, uri or f"upload:{name}", tenant, title)
     )
-    return _ingested(report, response)
+    return routes_jobs.accepted(state, job_id, response)
 
 
 @router.get("")
@@ -156,23 +144,19 @@ def list_versions(
 
 
 @router.put("/{document_id}", responses={**_NOT_FOUND, 201: {"model": IngestOut}, **_TOO_LARGE})
-def update_text(
+async def update_text(
     document_id: str, body: UpdateText, tenant: Tenant, state: State, response: Response
 ) -> IngestOut:
-    """Store new text for a document as its next version (older versions stay citable)."""
-    doc = state.corpus.document(document_id, tenant=tenant)
-    report = state.corpus.ingest_bytes(
-        body.text.encode("utf-8"),
-        filename=f"inline.{body.format}",
-        uri=doc.uri,
-        tenant=tenant,
-        title=body.title or doc.title,
+    """Store new text for a document as its next version, and wait for it."""
+    doc = await anyio.to_thread.run_sync(_document, state, tenant, document_id)
+    job = IngestJob(
+        body.text.encode("utf-8"), f"inline.{body.format}", doc.uri, tenant, body.title or doc.title
     )
-    return _ingested(report, response)
+    return await routes_jobs.wait(state, job, response)
 
 
 @router.put(
-    "/{document_id}/upload", responses={**_NOT_FOUND, 201: {"model": IngestOut}, **_TOO_LARGE}
+    "/{document_id}/upload", status_code=202, responses={**_NOT_FOUND, **_ACCEPTED, **_TOO_LARGE}
 )
 def update_upload(
     document_id: str,
@@ -181,14 +165,16 @@ def update_upload(
     state: State,
     response: Response,
     title: Annotated[str | None, Form(max_length=1000)] = None,
-) -> IngestOut:
-    """Store an uploaded file as the document's next version."""
-    doc = state.corpus.document(document_id, tenant=tenant)
+) -> JobOut:
+    """Queue an uploaded file as the document's next version (202 + a job)."""
+    doc = _document(state, tenant, document_id)
     data, name = _upload_bytes(file)
-    report = state.corpus.ingest_bytes(
-        data, filename=name, uri=doc.uri, tenant=tenant, title=title or doc.title
-    )
-    return _ingested(report, response)
+    job_id, _ = routes_jobs.start(state, IngestJob(data, name, doc.uri, tenant, title or doc.title))
+    return routes_jobs.accepted(state, job_id, response)
+
+
+def _document(state: Service, tenant: str, document_id: str) -> Document:
+    return state.corpus.document(document_id, tenant=tenant)
 
 
 @router.delete("/{document_id}", responses=_NOT_FOUND)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 
 from pincite import ids
 from pincite.errors import InputError
@@ -10,7 +10,7 @@ from pincite.ground.answer import answer_question
 from pincite.ground.check import Verdict, check_citations
 from pincite.ground.fetch import FetchLedger, FetchOutcome, FetchStatus
 from pincite.server import evidence
-from pincite.server.deps import State, Tenant, view_url
+from pincite.server.deps import Service, State, Tenant
 from pincite.server.errors import ERROR_RESPONSES, ErrorBody, Responses, not_found
 from pincite.server.present import answer_out
 from pincite.server.schemas import (
@@ -35,7 +35,7 @@ _NOT_FOUND: Responses = {404: {"model": ErrorBody, "description": "Not found in 
 
 
 @router.post("/search", tags=["search"])
-def search(body: SearchRequest, tenant: Tenant, state: State, request: Request) -> SearchOut:
+def search(body: SearchRequest, tenant: Tenant, state: State) -> SearchOut:
     """The ``k`` best current passages of the workspace, each with its evidence id."""
     options = state.search_options(body.mode)
     result = state.corpus.retrieve(body.question, tenant=tenant, k=body.k, options=options)
@@ -43,7 +43,7 @@ def search(body: SearchRequest, tenant: Tenant, state: State, request: Request) 
         HitOut(
             n=n,
             evidence_id=h.evidence_id,
-            view_url=view_url(request, h.evidence_id),
+            view_url=state.view_url(h.evidence_id),
             document_id=h.chunk.document_id,
             title=h.document.title,
             uri=h.document.uri,
@@ -61,7 +61,7 @@ def search(body: SearchRequest, tenant: Tenant, state: State, request: Request) 
 
 
 @router.post("/answer", tags=["search"])
-def answer(body: AnswerRequest, tenant: Tenant, state: State, request: Request) -> AnswerOut:
+def answer(body: AnswerRequest, tenant: Tenant, state: State) -> AnswerOut:
     """Answer from the workspace's documents with checked citations, or refuse."""
     result = answer_question(
         state.corpus,
@@ -71,31 +71,31 @@ def answer(body: AnswerRequest, tenant: Tenant, state: State, request: Request) 
         k=body.k,
         options=state.search_options(None),
     )
-    return answer_out(result, lambda evidence_id: view_url(request, evidence_id))
+    return answer_out(result, state.view_url)
 
 
 @router.post("/sessions", tags=["evidence"], status_code=201)
 def open_session(tenant: Tenant, state: State) -> SessionOut:
     """A fetch session: fetches that name it are recorded in its ledger for ``check``."""
-    return SessionOut(session_id=state.ledgers.open(tenant))
+    return SessionOut(session_id=state.state.open_session(tenant))
 
 
-def _outcome_out(o: FetchOutcome, request: Request) -> OutcomeOut:
-    link = view_url(request, o.id) if o.document_id is not None else None
+def _outcome_out(o: FetchOutcome, service: Service) -> OutcomeOut:
+    link = service.view_url(o.id) if o.document_id is not None else None
     return OutcomeOut(**o.as_dict(), view_url=link)
 
 
 def _ledger(state: State, tenant: str, session: str | None) -> FetchLedger | None:
     if session is None:
         return None
-    ledger = state.ledgers.get(tenant, session)
+    ledger = state.state.ledger(tenant, session)
     if ledger is None:
         raise not_found("session")
     return ledger
 
 
 @router.post("/evidence/fetch", tags=["evidence"], responses=_NOT_FOUND)
-def fetch(body: FetchRequest, tenant: Tenant, state: State, request: Request) -> FetchOut:
+def fetch(body: FetchRequest, tenant: Tenant, state: State) -> FetchOut:
     """The exact stored text behind each id, with a status per id.
 
     Statuses: ok, partial, truncated, erased, deleted, not_found, malformed. An
@@ -103,17 +103,19 @@ def fetch(body: FetchRequest, tenant: Tenant, state: State, request: Request) ->
     """
     ledger = _ledger(state, tenant, body.session)
     outcomes = state.corpus.fetch(body.ids, tenant=tenant, max_chars=body.max_chars, ledger=ledger)
-    return FetchOut(outcomes=[_outcome_out(o, request) for o in outcomes])
+    if ledger is not None and body.session is not None:
+        state.state.save_ledger(body.session, ledger)
+    return FetchOut(outcomes=[_outcome_out(o, state) for o in outcomes])
 
 
 @router.get("/evidence/{evidence_id}", tags=["evidence"], responses=_NOT_FOUND)
-def fetch_one(evidence_id: str, tenant: Tenant, state: State, request: Request) -> OutcomeOut:
+def fetch_one(evidence_id: str, tenant: Tenant, state: State) -> OutcomeOut:
     """One id's outcome; 404 when it does not exist in this workspace."""
     ids.decode(evidence_id)
     [outcome] = state.corpus.fetch([evidence_id], tenant=tenant)
     if outcome.status is FetchStatus.NOT_FOUND:
         raise not_found("evidence")
-    return _outcome_out(outcome, request)
+    return _outcome_out(outcome, state)
 
 
 @router.post("/citations/check", tags=["evidence"], responses=_NOT_FOUND)
@@ -140,7 +142,7 @@ def check(body: CheckRequest, tenant: Tenant, state: State) -> CheckOut:
 
 
 @router.post("/citations/resolve", tags=["evidence"], responses=_NOT_FOUND)
-def resolve(body: ResolveRequest, tenant: Tenant, state: State, request: Request) -> ResolveOut:
+def resolve(body: ResolveRequest, tenant: Tenant, state: State) -> ResolveOut:
     """Resolve a citation's evidence id now: its text, its state, and where it lives today."""
     ids.decode(body.evidence_id)
     found = evidence.load(state.corpus.store, tenant, body.evidence_id)
@@ -159,5 +161,5 @@ def resolve(body: ResolveRequest, tenant: Tenant, state: State, request: Request
         current_evidence_id=cp.evidence_id if cp is not None else None,
         title=o.title,
         uri=o.uri,
-        view_url=view_url(request, o.id),
+        view_url=state.view_url(o.id),
     )

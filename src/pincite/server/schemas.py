@@ -2,16 +2,37 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 _TEXT_LIMIT = 20 * 1024 * 1024
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 Format = Literal["txt", "md", "html"]
 
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_lone_surrogates(cls, data: Any) -> Any:
+        # JSON may spell a lone surrogate ("\\ud800"); it is no character, cannot be
+        # stored or echoed as UTF-8, so the request is refused here, not by a 500 later.
+        if _has_surrogate(data):
+            raise ValueError("strings must be valid Unicode (a lone surrogate was sent)")
+        return data
+
+
+def _has_surrogate(value: Any) -> bool:
+    if isinstance(value, str):
+        return _SURROGATE.search(value) is not None
+    if isinstance(value, dict):
+        return any(_has_surrogate(k) or _has_surrogate(v) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return any(_has_surrogate(v) for v in value)
+    return False
 
 
 class IngestText(_Strict):
@@ -215,3 +236,16 @@ class ResolveOut(BaseModel):
     title: str | None
     uri: str | None
     view_url: str
+
+
+class JobError(BaseModel):
+    code: str
+    message: str
+
+
+class JobOut(BaseModel):
+    job_id: str
+    status: str = Field(description="queued, running, done or failed")
+    url: str = Field(description="Where to ask how the job went.")
+    result: IngestOut | None = None
+    error: JobError | None = None

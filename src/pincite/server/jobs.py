@@ -1,0 +1,126 @@
+"""Ingest off the request path: every ingest the API accepts runs as a job.
+
+Parsing, chunking and embedding a document is seconds of CPU; on the event loop
+or the request threads it slowed every search (a 1 MB upload took 135 s under
+load and pushed everything else back). ``pincite serve`` runs jobs in one
+child process per worker at a lower CPU priority (``ProcessRunner``), so
+searches and answers keep the cores first; an app made in process runs them
+on one background thread (``ThreadRunner``). Either way, at most one ingest
+per worker runs at a time and the others queue.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from multiprocessing import get_context
+from multiprocessing.util import Finalize
+from typing import Protocol
+
+from pincite.corpus import Corpus
+from pincite.errors import PinciteError
+from pincite.ingest.pipeline import IngestReport, IngestStatus
+
+# How much lower a job process runs than the workers that answer requests.
+JOB_NICENESS = 10
+
+
+@dataclass(frozen=True, slots=True)
+class IngestJob:
+    """One document to ingest, as the route received it."""
+
+    data: bytes
+    filename: str
+    uri: str
+    tenant: str
+    title: str | None
+
+
+def run(corpus: Corpus, job: IngestJob) -> IngestReport:
+    """Ingest ``job``; pincite's own errors become a failed report (they cross processes)."""
+    try:
+        return corpus.ingest_bytes(
+            job.data, filename=job.filename, uri=job.uri, tenant=job.tenant, title=job.title
+        )
+    except PinciteError as exc:
+        return IngestReport(job.filename, IngestStatus.FAILED, error=str(exc))
+
+
+class JobRunner(Protocol):
+    def submit(self, job: IngestJob) -> Future[IngestReport]:
+        """Queue ``job``; the future holds its report (or the error it raised)."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class ThreadRunner:
+    """Jobs on one background thread of this process, against ``corpus``."""
+
+    def __init__(self, corpus: Corpus) -> None:
+        self._corpus = corpus
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pincite-job")
+
+    def submit(self, job: IngestJob) -> Future[IngestReport]:
+        return self._pool.submit(run, self._corpus, job)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+class ProcessRunner:
+    """Jobs in one child process that opens its own corpus with ``opener`` (picklable).
+
+    The child runs at ``JOB_NICENESS``, so the kernel gives the request workers
+    the CPU first. A child that dies (killed, out of memory) fails its job and
+    is replaced on the next submit.
+    """
+
+    def __init__(self, opener: Callable[[], Corpus]) -> None:
+        self._opener = opener
+        self._pool = self._start()
+
+    def _start(self) -> Executor:
+        return ProcessPoolExecutor(
+            max_workers=1,
+            mp_context=get_context("spawn"),  # no fork of a process holding model threads
+            initializer=_child_start,
+            initargs=(self._opener,),
+        )
+
+    def warm(self) -> None:
+        """Start the child and open its corpus now (in the background), not on the first upload."""
+        self._pool.submit(_child_ready)
+
+    def submit(self, job: IngestJob) -> Future[IngestReport]:
+        try:
+            return self._pool.submit(_child_run, job)
+        except BrokenProcessPool:
+            self._pool = self._start()
+            return self._pool.submit(_child_run, job)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+_child_corpus: Corpus | None = None
+
+
+def _child_start(opener: Callable[[], Corpus]) -> None:
+    global _child_corpus
+    os.nice(JOB_NICENESS)
+    _child_corpus = opener()
+    # Runs when the pool shuts the child down: the store checkpoints and closes.
+    Finalize(None, _child_corpus.close, exitpriority=10)
+
+
+def _child_ready() -> bool:
+    return _child_corpus is not None
+
+
+def _child_run(job: IngestJob) -> IngestReport:
+    assert _child_corpus is not None, "the job process opened no corpus"
+    return run(_child_corpus, job)
