@@ -295,16 +295,20 @@ class PostgresStore:
         self.vacuum()
         return erased
 
-    def vacuum(self) -> None:
-        """``VACUUM`` the tables an erasure rewrites (see docs/postgres.md, Erasure).
+    def vacuum(self, *, full: bool = False) -> None:
+        """``VACUUM`` the tables an erasure rewrites (docs/postgres.md, "Erasure").
 
-        The old row versions (and their TOAST chunks) that still hold erased
-        text become free space; VACUUM cannot run inside a transaction, so it
-        runs on the store's autocommit connection after the erasure commits.
+        Plain VACUUM (after every erasure) removes the dead row versions and
+        TOAST chunks that held the erased text, so no query or index reaches
+        them, but their bytes stay in the pages' free space until reused.
+        ``full=True`` rewrites the tables into new files (the erased bytes leave
+        the relation files) under an exclusive lock: a maintenance-window step.
+        VACUUM cannot run in a transaction; the store's connection autocommits.
         """
+        option = "FULL" if full else "SKIP_LOCKED"
         with self._lock:
             self._conn.execute(
-                "VACUUM (SKIP_LOCKED) chunks, chunk_terms, versions, documents, routing"
+                f"VACUUM ({option}) chunks, chunk_terms, versions, documents, routing".encode()
             )
 
     # -- search -------------------------------------------------------------
@@ -383,19 +387,7 @@ class PostgresStore:
     ) -> None:
         self._ensure_dims(*chunk_vectors.values(), *routing.values())
         with self._transaction() as cur:
-            cur.executemany(
-                "UPDATE chunks SET embedding = %s WHERE tenant = %s AND chunk_id = %s"
-                " AND NOT erased",
-                [(rows.vector(v), tenant, cid) for cid, v in chunk_vectors.items()],
-            )
-            cur.executemany(
-                "INSERT INTO routing (tenant, document_id, embedding)"
-                " SELECT tenant, document_id, %s FROM documents"
-                " WHERE tenant = %s AND document_id = %s"
-                " ON CONFLICT (tenant, document_id) DO UPDATE SET embedding = excluded.embedding",
-                [(rows.vector(v), tenant, did) for did, v in routing.items()],
-            )
-            Delta(tenant).commit(cur)
+            write.replace_vectors(cur, tenant, chunk_vectors, routing)
 
 
 def _lock_document(

@@ -1,4 +1,4 @@
-"""The two writes with most to keep consistent: a new version, and an erasure.
+"""The writes with most to keep consistent: a new version, an erasure, new vectors.
 
 Both run inside the caller's transaction, after nothing else has been written
 in it, and take the document's row lock first, so writers of one document
@@ -260,3 +260,24 @@ def _blank_document(
         " WHERE tenant = %s AND document_id = %s",
         (plan.title, plan.uri, plan.clear_metadata, *key),
     )
+
+
+def replace_vectors(
+    cur: Cursor,
+    tenant: str,
+    chunk_vectors: dict[str, npt.NDArray[np.float32]],
+    routing: dict[str, npt.NDArray[np.float32]],
+) -> None:
+    """Swap in re-embedded vectors; erased chunks keep none."""
+    cur.executemany(
+        "UPDATE chunks SET embedding = %s WHERE tenant = %s AND chunk_id = %s AND NOT erased",
+        [(rows.vector(v), tenant, cid) for cid, v in chunk_vectors.items()],
+    )
+    cur.executemany(
+        "INSERT INTO routing (tenant, document_id, embedding)"
+        " SELECT tenant, document_id, %s FROM documents"
+        " WHERE tenant = %s AND document_id = %s"
+        " ON CONFLICT (tenant, document_id) DO UPDATE SET embedding = excluded.embedding",
+        [(rows.vector(v), tenant, did) for did, v in routing.items()],
+    )
+    Delta(tenant).commit(cur)
