@@ -9,7 +9,17 @@ from pathlib import Path
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from pincite.cli.common import embedder_option, err, handle_errors, out
+from pincite.cli.answers import with_generator_options
+from pincite.cli.common import (
+    db_option,
+    embedder_option,
+    err,
+    handle_errors,
+    open_corpus,
+    out,
+    print_json,
+    tenant_option,
+)
 
 dataset_arg = click.argument(
     "dataset", type=click.Path(path_type=Path, exists=True, file_okay=True, dir_okay=True)
@@ -176,6 +186,92 @@ def eval_support(dataset: Path, split: str, checker: str, out_file: Path | None)
     report = run_support_eval(dataset, checker=_make_checker(checker), split=split)
     out.print(report.format())
     _write(out_file, report.to_dict())
+
+
+@evaluate.command("qa")
+@click.argument("questions", type=click.Path(path_type=Path, exists=True, dir_okay=False))
+@db_option
+@tenant_option
+@embedder_option
+@with_generator_options
+@click.option(
+    "-k",
+    "k",
+    type=click.IntRange(1, 50),
+    default=6,
+    show_default=True,
+    help="Passages shown to the generator (as for `pincite ask`).",
+)
+@click.option(
+    "--per-document",
+    is_flag=True,
+    help="Search only the document each question names (its 'document' field), "
+    "as when every question is about one known document (QASPER).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option(
+    "--html",
+    "html_file",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Also write a self-contained HTML report with plots (needs pincite[report]).",
+)
+@out_option
+@handle_errors
+def eval_qa(
+    questions: Path,
+    db: str,
+    tenant: str,
+    embedder: str,
+    generator: str,
+    base_url: str | None,
+    model: str | None,
+    api_key: str | None,
+    k: int,
+    per_document: bool,
+    as_json: bool,
+    html_file: Path | None,
+    out_file: Path | None,
+) -> None:
+    """Measure answers on your own documents with QUESTIONS (JSON lines; see README).
+
+    Per question: recall@1/3/5/10 of its gold passage for lexical, dense and
+    hybrid search; then the full `pincite ask` path: answered or refused, cited
+    span on the gold passage, gold answer inside the cited text, each claim's
+    support verdict; refusals of unanswerable questions; latency per stage.
+    """
+    from pincite.eval.qa import load_questions, run_qa_eval
+    from pincite.eval.qa_report import check_plotting, report_tables, write_html
+
+    items = load_questions(questions)
+    if html_file is not None:
+        check_plotting()
+    from pincite.generate import make_generator
+    from pincite.support import support_checker_for
+
+    with open_corpus(db, embedder) as corpus:
+        answerer = make_generator(
+            generator, embedder=corpus.embedder, base_url=base_url, model=model, api_key=api_key
+        )
+        with _Bar("questions") as progress:
+            report = run_qa_eval(
+                corpus.store,
+                corpus.embedder,
+                items,
+                answerer,
+                support_checker_for(corpus.embedder),
+                tenant=tenant,
+                k=k,
+                per_document=per_document,
+                progress=progress,
+            )
+    if as_json:
+        print_json(report.as_dict())
+    else:
+        out.print(report_tables(report))
+    if html_file is not None:
+        write_html(report, html_file, title=f"pincite eval qa: {questions.name}")
+        err.print(f"HTML report written to {html_file}")
+    _write(out_file, report.as_dict())
 
 
 COMMANDS = [evaluate]

@@ -1,0 +1,383 @@
+"""`pincite eval qa`: run a QUESTIONS.jsonl file against the user's own store.
+
+For each question: where its gold passages sit in the stored text, the rank of
+the first retrieved passage that overlaps them for each search mode, then the
+full answer path (the same one `pincite ask` runs, with whichever generator was
+chosen), timed per stage. The figures come from :mod:`pincite.eval.qa_metrics`.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from pincite.embed.base import Embedder, Vectors
+from pincite.errors import InputError
+from pincite.eval.qa_metrics import (
+    KS,
+    Located,
+    QAQuestion,
+    QuestionOutcome,
+    contains_answer,
+    first_relevant_rank,
+    merge_spans,
+    occurrences,
+    overlaps,
+    parse_question,
+    summarize,
+    tradeoff,
+)
+from pincite.generate.base import Generation, Generator, Passage
+from pincite.ground.answer import AnswerResult, answer_question
+from pincite.model import DocumentStatus, RetrievalResult
+from pincite.retrieve.search import SearchMode, SearchOptions, retrieve
+from pincite.store.base import Store
+from pincite.support.base import SupportChecker
+
+
+def load_questions(path: Path) -> list[QAQuestion]:
+    """Read QUESTIONS.jsonl; any malformed line is one ``InputError`` naming it."""
+    questions: list[QAQuestion] = []
+    seen: set[str] = set()
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read {path}: {exc}") from exc
+    for n, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        where = f"{path}:{n}"
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{where}: not JSON ({exc.msg})") from exc
+        q = parse_question(row, where)
+        if q.id in seen:
+            raise InputError(f"{where}: duplicate id {q.id!r}")
+        seen.add(q.id)
+        questions.append(q)
+    if not questions:
+        raise InputError(f"{path} has no questions")
+    return questions
+
+
+class _Clock:
+    """Milliseconds spent per stage, for the question being run."""
+
+    def __init__(self) -> None:
+        self.ms: dict[str, float] = defaultdict(float)
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[None]:
+        t0 = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.ms[name] += (time.perf_counter() - t0) * 1000
+
+
+class _TimedEmbedder:
+    """The store's embedder, timed: only the query embeddings of retrieval pass here."""
+
+    def __init__(self, inner: Embedder, clock: _Clock) -> None:
+        self._inner, self._clock = inner, clock
+
+    @property
+    def name(self) -> str:
+        return self._inner.name
+
+    @property
+    def dim(self) -> int:
+        return self._inner.dim
+
+    def embed_documents(self, texts: Sequence[str]) -> Vectors:
+        with self._clock.stage("embed"):
+            return self._inner.embed_documents(texts)
+
+    def embed_query(self, text: str) -> Vectors:
+        with self._clock.stage("embed"):
+            return self._inner.embed_query(text)
+
+
+class _TimedGenerator:
+    def __init__(self, inner: Generator, clock: _Clock) -> None:
+        self._inner, self._clock = inner, clock
+
+    @property
+    def name(self) -> str:
+        return self._inner.name
+
+    @property
+    def is_model(self) -> bool:
+        return self._inner.is_model
+
+    def generate(
+        self,
+        question: str,
+        passages: Sequence[Passage],
+        *,
+        summary: str = "",
+        feedback: str | None = None,
+    ) -> Generation:
+        with self._clock.stage("generate"):
+            return self._inner.generate(question, passages, summary=summary, feedback=feedback)
+
+
+@dataclass
+class _Source:
+    """What the answer path reads (an ``AnswerSource``), timed and optionally scoped."""
+
+    store: Store
+    embedder: Embedder | None
+    clock: _Clock
+    scope: tuple[str, ...] | None = None
+
+    def retrieve(
+        self,
+        question: str,
+        *,
+        tenant: str,
+        k: int = 6,
+        options: SearchOptions | None = None,
+    ) -> RetrievalResult:
+        if options is None:
+            options = SearchOptions(mode=SearchMode.HYBRID if self.embedder else SearchMode.LEXICAL)
+        with self.clock.stage("retrieve"):
+            return retrieve(
+                self.store,
+                self.embedder,
+                question,
+                tenant=tenant,
+                k=k,
+                scope=self.scope,
+                options=options,
+            )
+
+
+class _Texts:
+    """Current version text of the tenant's live documents, read once each."""
+
+    def __init__(self, store: Store, tenant: str) -> None:
+        self._store, self._tenant = store, tenant
+        docs = [d for d in store.list_documents(tenant) if d.status is DocumentStatus.LIVE]
+        self.ids = [d.document_id for d in docs]
+        self._by_name: dict[str, list[str]] = defaultdict(list)
+        for d in docs:
+            for name in {d.uri, PurePosixPath(d.uri.replace("\\", "/")).name}:
+                self._by_name[name].append(d.document_id)
+        self._cache: dict[tuple[str, str], str] = {}
+        self._current: dict[str, str | None] = {}
+
+    def named(self, document: str | None) -> list[str]:
+        """Documents whose uri, or its last path segment, is ``document`` (all when None)."""
+        return self.ids if document is None else self._by_name.get(document, [])
+
+    def current(self, document_id: str) -> tuple[str, str] | None:
+        if document_id not in self._current:
+            self._current[document_id] = self._store.current_hash(self._tenant, document_id)
+        h = self._current[document_id]
+        return None if h is None else (h[:16], self.text(document_id, h[:16]))
+
+    def text(self, document_id: str, hash16: str) -> str:
+        key = (document_id, hash16)
+        if key not in self._cache:
+            version = self._store.version(self._tenant, document_id, hash16)
+            self._cache[key] = version.text if version is not None else ""
+        return self._cache[key]
+
+    def locate(self, q: QAQuestion) -> list[Located]:
+        found = []
+        for doc_id in self.named(q.document):
+            current = self.current(doc_id)
+            if current is None:
+                continue
+            hash16, text = current
+            for passage in q.gold_passages:
+                found += [Located(doc_id, hash16, s, e) for s, e in occurrences(text, passage)]
+        return found
+
+
+def _hits(result: RetrievalResult) -> list[Located]:
+    return [
+        Located(h.chunk.document_id, h.chunk.hash16, h.chunk.start, h.chunk.end)
+        for h in result.hits
+    ]
+
+
+def _cited(result: AnswerResult, texts: _Texts) -> tuple[list[Located], list[str]]:
+    """The answer's cited spans, and the cited text with adjacent spans joined."""
+    assert result.answer is not None
+    spans = [
+        Located(c.document_id, c.hash16, c.span[0], c.span[1]) for c in result.answer.citations
+    ]
+    grouped: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
+    for s in spans:
+        grouped[(s.document_id, s.content_hash)].append((s.start, s.end))
+    cited_text = []
+    for (doc_id, hash16), ranges in grouped.items():
+        text = texts.text(doc_id, hash16)
+        cited_text += [text[a:b] for a, b in merge_spans(ranges, text)]
+    return spans, cited_text
+
+
+@dataclass(frozen=True, slots=True)
+class QAReport:
+    summary: dict[str, Any]
+    outcomes: tuple[QuestionOutcome, ...]
+    tradeoff: tuple[tuple[float, float, float], ...]
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "settings": self.settings,
+            "summary": self.summary,
+            "tradeoff": [
+                {"threshold": round(t, 4), "coverage": round(c, 4), "refusal": round(r, 4)}
+                for t, c, r in self.tradeoff
+            ],
+            "questions": [o.as_dict() for o in self.outcomes],
+        }
+
+
+def run_question(
+    q: QAQuestion,
+    *,
+    store: Store,
+    embedder: Embedder | None,
+    generator: Generator,
+    support: SupportChecker,
+    texts: _Texts,
+    tenant: str,
+    k: int,
+    modes: Sequence[SearchMode],
+    per_document: bool,
+) -> QuestionOutcome:
+    gold = texts.locate(q) if q.answerable else []
+    scope = None
+    if per_document and q.document is not None:
+        scope = tuple(texts.named(q.document))
+        if not scope:
+            return QuestionOutcome(
+                q.id,
+                q.kind,
+                q.answerable,
+                gold_found=False,
+                message=f"document {q.document!r} is not in the store",
+            )
+    ranks: dict[str, int | None] = {}
+    for mode in modes:
+        hits = retrieve(
+            store,
+            embedder,
+            q.question,
+            tenant=tenant,
+            k=max(KS),
+            scope=scope,
+            options=SearchOptions(mode=mode),
+        )
+        ranks[mode.value] = first_relevant_rank(_hits(hits), gold)
+    clock = _Clock()
+    timed = _TimedEmbedder(embedder, clock) if embedder is not None else None
+    source = _Source(store, timed, clock, scope)
+    with clock.stage("total"):
+        result = answer_question(
+            source,
+            q.question,
+            _TimedGenerator(generator, clock),
+            tenant=tenant,
+            k=k,
+            support=support,
+        )
+    ms = dict(clock.ms)
+    ms["retrieve"] = ms.get("retrieve", 0.0) - ms.get("embed", 0.0)
+    ms["check"] = (
+        ms["total"] - ms.get("retrieve", 0.0) - ms.get("embed", 0.0) - ms.get("generate", 0.0)
+    )
+    score = result.searched[0].score if result.searched else None
+    if result.answer is None:
+        return QuestionOutcome(
+            q.id,
+            q.kind,
+            q.answerable,
+            ranks,
+            score=score,
+            timings_ms=ms,
+            gold_found=bool(gold) or not q.answerable,
+            message=result.message,
+        )
+    spans, cited_text = _cited(result, texts)
+    verdicts = tuple(
+        result.support[i].verdict.value if i in result.support else "unchecked"
+        for i in range(len(result.answer.claims))
+    )
+    return QuestionOutcome(
+        q.id,
+        q.kind,
+        q.answerable,
+        ranks,
+        answered=True,
+        cited_gold=any(overlaps(s, gold) for s in spans),
+        answer_in_cited=q.answerable and contains_answer(cited_text, q.gold_answer),
+        verdicts=verdicts,
+        score=score,
+        timings_ms=ms,
+        gold_found=bool(gold) or not q.answerable,
+    )
+
+
+def run_qa_eval(
+    store: Store,
+    embedder: Embedder | None,
+    questions: Sequence[QAQuestion],
+    generator: Generator,
+    support: SupportChecker,
+    *,
+    tenant: str,
+    k: int = 6,
+    per_document: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> QAReport:
+    """Evaluate ``questions`` on the tenant's current documents (see the module docstring)."""
+    texts = _Texts(store, tenant)
+    if not texts.ids:
+        raise InputError(f"tenant {tenant!r} has no documents; ingest some first")
+    modes = [SearchMode.LEXICAL] + ([SearchMode.DENSE, SearchMode.HYBRID] if embedder else [])
+    outcomes = []
+    for i, q in enumerate(questions, start=1):
+        outcomes.append(
+            run_question(
+                q,
+                store=store,
+                embedder=embedder,
+                generator=generator,
+                support=support,
+                texts=texts,
+                tenant=tenant,
+                k=k,
+                modes=modes,
+                per_document=per_document,
+            )
+        )
+        if progress:
+            progress(i, len(questions))
+    scores = sorted({o.score for o in outcomes if o.score is not None})
+    grid = [scores[0] + (scores[-1] - scores[0]) * i / 40 for i in range(41)] if scores else []
+    return QAReport(
+        summarize(outcomes, [m.value for m in modes]),
+        tuple(outcomes),
+        tuple(tradeoff(outcomes, grid)),
+        {
+            "generator": generator.name,
+            "embedder": embedder.name if embedder else None,
+            "tenant": tenant,
+            "k": k,
+            "per_document": per_document,
+            "threshold_over": "retrieval score of the top passage",
+        },
+    )
