@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -35,8 +36,14 @@ def build_pdf(
     page_labels: str | None = None,
     encrypted: bool = False,
     mediabox: tuple[float, float, float, float] = (0, 0, 612, 792),
+    padding: bytes = b"",
 ) -> bytes:
-    """A PDF 1.4 file: one content stream per page, optional outline, page labels, /Encrypt."""
+    """A PDF 1.4 file: one content stream per page, optional outline, page labels, /Encrypt.
+
+    With ``padding``, each page's content stream ends with those bytes and is
+    stored FlateDecode-compressed: a run of ``b"0 "`` or spaces shrinks about
+    1000:1, which is how a decompression bomb is made.
+    """
     objects: dict[int, bytes] = {}
     n_pages = len(pages)
     page_ids = [4 + 2 * i for i in range(n_pages)]
@@ -50,12 +57,16 @@ def build_pdf(
             f"BT /F1 {t.size:g} Tf {t.x:g} {t.y:g} Td ({_escape(t.text)}) Tj ET\n" for t in lines
         )
         stream = ops.encode("latin-1")
+        flate = ""
+        if padding:
+            stream = zlib.compress(stream + padding, 9)
+            flate = " /Filter /FlateDecode"
         objects[pid] = (
             f"<< /Type /Page /Parent 2 0 R /MediaBox [{box}] "
             f"/Resources << /Font << /F1 3 0 R >> >> /Contents {pid + 1} 0 R >>"
         ).encode()
         objects[pid + 1] = (
-            f"<< /Length {len(stream)} >>\nstream\n".encode() + stream + b"\nendstream"
+            f"<< /Length {len(stream)}{flate} >>\nstream\n".encode() + stream + b"\nendstream"
         )
     catalog = "<< /Type /Catalog /Pages 2 0 R"
     if outline:

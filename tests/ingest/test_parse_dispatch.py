@@ -59,6 +59,8 @@ def test_parse_file_errors(tmp_path: Path) -> None:
         parse_file(empty)
 
 
-def test_binary_garbage_named_txt_decodes_with_a_warning() -> None:
-    doc = parse_bytes(b"\x89PNG\r\n\x1a\n\xff\xd8\xff\xe0 binary", "image.txt")
+def test_binary_content_named_txt_is_refused_but_a_stray_bad_byte_is_a_warning() -> None:
+    with pytest.raises(ParseError, match="PNG image, not text"):
+        parse_bytes(b"\x89PNG\r\n\x1a\n\xff\xd8\xff\xe0 binary", "image.txt")
+    doc = parse_bytes(b"plain text with one \xff byte", "image.txt")
     assert doc.warnings and doc.warnings[0].startswith("invalid UTF-8 replaced at")

@@ -23,6 +23,7 @@ import pypdfium2.raw as pdfium_c
 from pincite.errors import ParseError
 from pincite.ingest.base import Heading, PageSpan, ParsedDocument, TextBox
 from pincite.ingest.headings import Line, detect_headings, footer_label
+from pincite.ingest.limits import DEFAULT_LIMITS, ParseLimits
 from pincite.ingest.textutil import collapse, strip_span
 from pincite.model import BBox, BoxOrigin
 
@@ -49,10 +50,11 @@ class _Line:
     size: float
 
 
-def parse_pdf(data: bytes, source: str) -> ParsedDocument:
-    """Parse a PDF's text layer.
+def parse_pdf(data: bytes, source: str, limits: ParseLimits = DEFAULT_LIMITS) -> ParsedDocument:
+    """Parse a PDF's text layer, in this process (see ``isolate`` for the guarded way).
 
-    Raises ParseError for an empty, unreadable, encrypted or text-less PDF.
+    Raises ParseError for an empty, unreadable, encrypted or text-less PDF, or
+    one with more pages or text than ``limits`` allow.
     """
     if not data.strip():
         raise ParseError(source, "empty file")
@@ -64,14 +66,16 @@ def parse_pdf(data: bytes, source: str) -> ParsedDocument:
             raise ParseError(source, "encrypted PDF (password required)") from None
         raise ParseError(source, f"unreadable PDF ({message})") from None
     try:
-        return _parse(pdf, source)
+        return _parse(pdf, source, limits)
     finally:
         pdf.close()
 
 
-def _parse(pdf: pdfium.PdfDocument, source: str) -> ParsedDocument:
+def _parse(pdf: pdfium.PdfDocument, source: str, limits: ParseLimits) -> ParsedDocument:
     if len(pdf) == 0:
         raise ParseError(source, "PDF has no pages")
+    if len(pdf) > limits.max_pdf_pages:
+        raise ParseError(source, f"PDF has {len(pdf)} pages; the limit is {limits.max_pdf_pages}")
     parts: list[str] = []
     pages: list[PageSpan] = []
     boxes: list[TextBox] = []
@@ -84,6 +88,8 @@ def _parse(pdf: pdfium.PdfDocument, source: str) -> ParsedDocument:
         try:
             textpage = page.get_textpage()
             try:
+                if pos + textpage.count_chars() > limits.max_text_chars:
+                    raise ParseError(source, f"PDF text exceeds {limits.max_text_chars} characters")
                 lines = list(_page_lines(textpage))
             finally:
                 textpage.close()
