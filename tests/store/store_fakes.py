@@ -113,7 +113,7 @@ def lexical_ids(
 
 
 def dense_ids(store: Store, tenant: str, query: str, k: int = 10) -> list[str]:
-    """Chunk ids by exact inner product over ``dense_index``, plus ``search_dense`` if any."""
+    """Chunk ids by exact inner product over ``dense_index``; ``search_dense`` must agree."""
     qv = embed(query)
     index = store.dense_index(tenant)
     exact: list[str] = []
@@ -121,10 +121,8 @@ def dense_ids(store: Store, tenant: str, query: str, k: int = 10) -> list[str]:
         scores = index.matrix @ qv
         order = np.argsort(-scores, kind="stable")[:k]
         exact = [index.chunk_ids[i] for i in order]
-    search_dense = getattr(store, "search_dense", None)
-    if search_dense is not None:
-        found = [cid for cid, _ in search_dense(tenant, qv, k)]
-        assert set(found) == set(exact), (found, exact)
+    found = [cid for cid, _ in store.search_dense(tenant, qv, k)]
+    assert set(found) == set(exact), (found, exact)
     return exact
 
 

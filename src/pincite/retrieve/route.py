@@ -43,7 +43,7 @@ def route(
     n = len(index.document_ids)
     if n == 0 or n <= top:
         return None
-    # einsum, not @: see pincite.retrieve.search._dot (BLAS threads busy-wait).
+    # einsum, not @: see pincite.store.dense.dot (BLAS threads busy-wait).
     scores = np.einsum("ij,j->i", index.matrix, query_vector)
     best = np.argpartition(-scores, top)[:top]
     return [index.document_ids[i] for i in best]

@@ -8,7 +8,6 @@ from datetime import UTC, datetime
 from enum import StrEnum
 
 import numpy as np
-import numpy.typing as npt
 
 from pincite.embed.base import Embedder
 from pincite.errors import ConfigurationError, InputError
@@ -201,31 +200,10 @@ def _dense_top(
     pool: int,
     allowed: set[str] | None,
 ) -> list[tuple[str, float]]:
-    search_dense = getattr(store, "search_dense", None)
-    if search_dense is not None:
-        # A server store searches its own vector index (pgvector HNSW) instead
-        # of shipping the tenant's whole matrix to this process.
-        documents = sorted(allowed) if allowed is not None else None
-        found: list[tuple[str, float]] = search_dense(tenant, qv, pool, documents)
-        return found
-    index = store.dense_index(tenant)
-    if not index.chunk_ids:
-        return []
-    if index.matrix.shape[1] != qv.shape[0]:
-        raise ConfigurationError(
-            f"stored vectors have {index.matrix.shape[1]} dimensions, the embedder "
-            f"{qv.shape[0]}; run `pincite reindex`"
-        )
-    scores = _dot(index.matrix, qv)
-    if allowed is not None:
-        mask = np.fromiter(
-            (d in allowed for d in index.document_ids), bool, len(index.document_ids)
-        )
-        scores = np.where(mask, scores, -np.inf)
-    n = min(pool, len(scores))
-    best = np.argpartition(-scores, n - 1)[:n]
-    best = best[np.argsort(-scores[best], kind="stable")]
-    return [(index.chunk_ids[i], float(scores[i])) for i in best if np.isfinite(scores[i])]
+    # Each store searches its own way: pgvector HNSW in PostgreSQL, an exact
+    # scan of the tenant's matrix in SQLite (pincite.store.dense).
+    documents = sorted(allowed) if allowed is not None else None
+    return store.search_dense(tenant, qv, pool, documents)
 
 
 def _fuse(
@@ -297,17 +275,3 @@ def _rerank(reranker: Reranker, question: str, hits: list[Hit]) -> list[Hit]:
         for h, s in zip(hits, scores, strict=True)
     ]
     return sorted(rescored, key=lambda h: -h.score)
-
-
-def _dot(
-    matrix: npt.NDArray[np.float32], vector: npt.NDArray[np.float32]
-) -> npt.NDArray[np.float32]:
-    """``matrix @ vector`` on the calling thread.
-
-    ``@`` hands a matrix-vector product to BLAS, whose thread pool busy-waits:
-    on a loaded two-core machine a 2,000 x 384 product measured 4-8 ms that way
-    against 0.15 ms on one thread. einsum (not optimised) runs numpy's own SIMD
-    loop, as fast single-threaded, and never waits on a pool.
-    """
-    out: npt.NDArray[np.float32] = np.einsum("ij,j->i", matrix, vector)
-    return out

@@ -144,6 +144,21 @@ class Store(Protocol):
         """
         ...
 
+    def search_dense(
+        self,
+        tenant: str,
+        vector: npt.NDArray[np.float32],
+        k: int,
+        documents: Sequence[str] | None = None,
+    ) -> list[tuple[str, float]]:
+        """Inner-product k-NN over current, live, unerased chunks: ``(chunk_id, score)``.
+
+        Scores equal ``dense_index(tenant).matrix @ vector`` (cosine for
+        normalised vectors), best first. Raises ``ConfigurationError`` when the
+        stored vectors have another dimension than ``vector``.
+        """
+        ...
+
     def dense_index(self, tenant: str) -> DenseIndex: ...
 
     def routing_index(self, tenant: str) -> RoutingIndex: ...

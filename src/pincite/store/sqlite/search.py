@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pincite.store.base import DenseIndex, RoutingIndex
+from pincite.store.dense import exact_top
 from pincite.store.sqlite.fts import doc_key, fts_table
 from pincite.store.sqlite.rows import stack
 
@@ -66,6 +67,16 @@ class SQLiteSearch:
             (match, k, tenant),
         )
         return [(r[0], float(r[1])) for r in rows]
+
+    def search_dense(
+        self,
+        tenant: str,
+        vector: npt.NDArray[np.float32],
+        k: int,
+        documents: Sequence[str] | None = None,
+    ) -> list[tuple[str, float]]:
+        # No vector index in SQLite: an exact scan of the tenant's cached matrix.
+        return exact_top(self.dense_index(tenant), vector, k, documents)
 
     def dense_index(self, tenant: str) -> DenseIndex:
         with self._lock:
