@@ -41,6 +41,10 @@ _END = r"\s*[?.!]*\s*$"
 # Definitions: the whole question is "what is X" / "what does X mean" with a
 # short X, so "what is the maximum length of a URI" (a limit) is not one.
 _DEFINITION = [
+    re.compile(
+        rf"^what\s+is\s+the\s+(?:\w+\s+)?(?:definition|meaning)\s+of\s+{_ARTICLE}(?P<x>.+?){_END}",
+        re.I,
+    ),
     re.compile(rf"^(?:what|who)\s+(?:is|are|was|were)\s+{_ARTICLE}(?P<x>.+?){_END}", re.I),
     re.compile(
         rf"^what\s+(?:does|do|did)\s+{_ARTICLE}(?P<x>.+?)\s+(?:mean|stand\s+for|refer\s+to|"

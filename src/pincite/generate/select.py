@@ -43,7 +43,7 @@ class Scoring:
     # Question words found only in the title a sentence sits under count this much.
     title_share: float = 0.5
     # Added for the definition of the asked-about term (label, heading, "X is").
-    definition_bonus: float = 0.4
+    definition_bonus: float = 0.5
     # Added for a sentence carrying what the question's kind asks for.
     cue_bonus: float = 0.08
     # Share of its score a footnote keeps.
@@ -73,8 +73,14 @@ class Candidate:
 
 
 _DEFINING = re.compile(
-    r"\b(?:is|are|means?|refers?\s+to|denotes?|describes?|is\s+defined\s+as|consists?\s+of)\b", re.I
+    r"\b(?:is|are|means?|refers?\s+to|denotes?|is\s+defined\s+as|consists?\s+of)\b|:\s|\s[—–]\s",
+    re.I,
 )
+_PASSIVE = re.compile(r"\s+(?:not\s+)?\w+ed\b")
+_CONDITIONAL_START = re.compile(r"\s*(?:if|when|unless|whether|although|because|since)\b", re.I)
+# A term may carry a few words around it ("Many people telework (also known
+# as telecommuting), which is ..."), not a clause ("One of the examples of X is").
+_TERM_EXTRA_WORDS = 3
 _NUMBERISH = re.compile(
     r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|hundred|thousand|million|"
     r"limit|maximum|minimum|at\s+least|at\s+most|no\s+more\s+than|unbounded|any\s+length)\b",
@@ -226,21 +232,33 @@ def _pieces(
 def _definition(
     question: Question, pool: _Pool, p: Passage, u: Unit, title: set[str], scoring: Scoring
 ) -> float:
-    """How surely this unit defines the question's term (0 when it does not)."""
+    """How surely this unit is what the question's term is about (0 when it is not).
+
+    For a definition question: the first statement under a label or heading
+    naming the term, or a sentence that opens with the term and a defining
+    verb ("X is", "X means", "X: ...", "X, which is"). For other kinds, half
+    that for the first statement under a heading that holds the question's
+    words ("10.3.5 304 Not Modified" for "When does a server send 304?").
+    """
     if question.kind is not QuestionKind.DEFINITION or not question.focus:
+        if u.first and u.title:
+            m = pool.match(question.stems, title)
+            return 0.5 * m if m >= scoring.term_match else 0.0
         return 0.0
     if u.first and u.title:
         m = pool.match(question.focus, title)
         if m >= scoring.term_match:
             return m
-    text = p.text[u.start : u.end]
-    head = text[:160]
+    head = p.text[u.start : u.end][:200]
     verb = _DEFINING.search(head)
-    if verb is not None:
-        m = pool.match(question.focus, set(content_stems(head[: verb.start()])))
-        if m >= scoring.term_match:
-            return 0.8 * m
-    return 0.0
+    if verb is None or _PASSIVE.match(head, verb.end()):
+        return 0.0
+    before = content_stems(head[: verb.start()])
+    extra = [t for t in before if t not in question.focus]
+    if len(extra) > _TERM_EXTRA_WORDS or _CONDITIONAL_START.match(head):
+        return 0.0  # "One of the examples of X is", "If the X is received"
+    m = pool.match(question.focus, set(before))
+    return 0.8 * m if m >= scoring.term_match else 0.0
 
 
 def list_items(
