@@ -236,3 +236,47 @@ def _tables_holding(url: str, fragment: str) -> list[str]:
             if conn.execute(query, (f"%{fragment}%",)).fetchone():
                 found.append(table)
         return found
+
+
+@pytest.mark.integration
+def test_postgres_0003_scrubs_what_an_older_erasure_left(fresh_pg_url: str) -> None:
+    from pincite.store.postgres import PostgresStore
+
+    store = PostgresStore(fresh_pg_url)
+    word = marker()
+    whole = build("t", f"u://{word}", secret_text(word), title=word)
+    part = build("t", "u://p", secret_text(marker()))
+    for w in (whole, part):
+        store.write_version(w.document, w.version, w.chunks, None, None, expected_current=None)
+    store.erase("t", whole.document.document_id)
+    store.erase("t", part.document.document_id, part.chunks[1].chunk_id)
+    store.close()
+    # Put back what an erasure before 0003 left: real hashes, title, uri.
+    with psycopg.connect(fresh_pg_url, autocommit=True) as conn:
+        for w in (whole, part):
+            did = w.document.document_id
+            conn.execute(
+                "UPDATE versions SET content_hash = %s WHERE document_id = %s",
+                (w.version.content_hash, did),
+            )
+            conn.execute(
+                "UPDATE documents SET current_hash = %s, title = %s, uri = %s"
+                " WHERE document_id = %s",
+                (w.version.content_hash, w.document.title, w.document.uri, did),
+            )
+        conn.execute("DELETE FROM pincite_migrations WHERE name = '0003_erasure_tombstones'")
+
+    store = PostgresStore(fresh_pg_url)
+    try:
+        gone = store.find_document("t", document_id=whole.document.document_id)
+        assert gone is not None and gone.title == ERASED_TITLE and word not in gone.uri
+        [v] = store.versions("t", gone.document_id)
+        assert whole.version.hash16 not in v.content_hash
+        [p] = store.versions("t", part.document.document_id)
+        assert p.hash16 == part.version.hash16 and p.content_hash != part.version.content_hash
+        assert store.current_hash("t", p.document_id) == p.content_hash
+        assert len(store.chunks("t", p.document_id, p.content_hash)) == len(part.chunks)
+        kept = store.find_document("t", document_id=part.document.document_id)
+        assert kept is not None and kept.uri == "u://p"
+    finally:
+        store.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -111,3 +112,45 @@ def test_processes_opening_an_old_file_at_once_all_succeed(tmp_path: Path) -> No
     for w in workers:
         w.join(timeout=60)
     assert outcomes == [len(expected["acme"])] * 4
+
+
+def test_0004_scrubs_what_an_older_erasure_left(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    store = SQLiteStore(path)
+    whole = write(store, "acme", "u://secret-file", "Zqxwbelt notes\n\nZqxwbelt budget lines.")
+    part = write(store, "acme", "u://p", "Zqxwvint heading\n\nKept paragraph about keys.")
+    store.erase("acme", whole.document.document_id)
+    store.erase("acme", part.document.document_id, part.chunks[0].chunk_id)
+    store.close()
+    # Put back what an erasure before 0004 left: real hashes, title, uri, and a
+    # deleted FTS row whose tokens stay in an unmerged segment.
+    with closing(sqlite3.connect(path)) as conn, conn:
+        for w in (whole, part):
+            did, real = w.document.document_id, w.version.content_hash
+            for table, column in (("versions", "content_hash"), ("chunks", "content_hash")):
+                conn.execute(f"UPDATE {table} SET {column} = ? WHERE document_id = ?", (real, did))
+            conn.execute(
+                "UPDATE documents SET current_hash = ?, uri = ?, title = 'Zqxwbelt notes'"
+                " WHERE document_id = ?",
+                (real, w.document.uri, did),
+            )
+        [table] = conn.execute("SELECT name FROM fts_tables").fetchone()
+        conn.execute(f"INSERT INTO {table} (rowid, doc_key, body) VALUES (999, 'dx', 'zqxwghost')")
+        conn.execute(f"DELETE FROM {table} WHERE rowid = 999")
+        conn.execute("DELETE FROM pincite_migrations WHERE name = '0004_erasure_tombstones'")
+    assert b"zqxwghost" in path.read_bytes()
+
+    store = SQLiteStore(path)
+    gone = store.find_document("acme", document_id=whole.document.document_id)
+    assert gone is not None and (gone.title, gone.uri) == ("[erased]", f"erased:{gone.document_id}")
+    [v] = store.versions("acme", gone.document_id)
+    assert whole.version.hash16 not in v.content_hash
+    [p] = store.versions("acme", part.document.document_id)
+    assert p.hash16 == part.version.hash16 and p.content_hash != part.version.content_hash
+    assert [c.content_hash for c in store.chunks("acme", p.document_id, p.content_hash)] == [
+        p.content_hash
+    ] * len(part.chunks)
+    kept = store.find_document("acme", document_id=part.document.document_id)
+    assert kept is not None and kept.uri == "u://p"
+    store.close()
+    assert b"zqxwghost" not in path.read_bytes()

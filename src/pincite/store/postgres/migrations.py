@@ -141,6 +141,36 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
             ON DELETE CASCADE ON UPDATE CASCADE;
         """,
     ),
+    (
+        # What databases erased before issue 13 still hold: real hashes of
+        # erased versions (a version erased in part keeps its hash16, which
+        # its ids carry), titles, uris and metadata of documents erased whole,
+        # heading paths of erased chunks. Dead tuples go at the next VACUUM.
+        "0003_erasure_tombstones",
+        """
+        CREATE TEMP TABLE tombstones ON COMMIT DROP AS
+            SELECT tenant, document_id, content_hash AS old,
+                CASE WHEN btrim(text, ' ') = '' THEN '' ELSE left(content_hash, 16) END
+                || left(replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''),
+                        CASE WHEN btrim(text, ' ') = '' THEN 64 ELSE 48 END) AS new
+            FROM versions WHERE erased <> '[]'::jsonb;
+        UPDATE versions AS v SET content_hash = t.new FROM tombstones AS t
+            WHERE v.tenant = t.tenant AND v.document_id = t.document_id
+            AND v.content_hash = t.old;
+        UPDATE versions AS v SET superseded_by = t.new FROM tombstones AS t
+            WHERE v.tenant = t.tenant AND v.document_id = t.document_id
+            AND v.superseded_by = t.old;
+        UPDATE documents AS d SET current_hash = t.new FROM tombstones AS t
+            WHERE d.tenant = t.tenant AND d.document_id = t.document_id
+            AND d.current_hash = t.old;
+        UPDATE documents AS d SET title = '[erased]', uri = 'erased:' || d.document_id,
+            metadata = '{}' WHERE d.current_hash IS NOT NULL AND NOT EXISTS (
+                SELECT 1 FROM versions AS v WHERE v.tenant = d.tenant
+                AND v.document_id = d.document_id
+                AND (v.erased = '[]'::jsonb OR btrim(v.text, ' ') <> ''));
+        UPDATE chunks SET section = '[]' WHERE erased AND section <> '[]';
+        """,
+    ),
 )
 
 

@@ -6,6 +6,7 @@ brings it forward and opening a current one changes nothing.
 
 from __future__ import annotations
 
+import secrets
 import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -49,6 +50,46 @@ def _fts_per_tenant(conn: sqlite3.Connection) -> None:
             (tenant,),
         )
     conn.execute("DROP TABLE chunks_fts")
+
+
+def _erasure_tombstones(conn: sqlite3.Connection) -> None:
+    """Scrub what files erased before issue 13 still hold (rules frozen here, as applied).
+
+    Erased versions get a random tombstone hash (a version erased in part
+    keeps its hash16, which its ids carry); a document whose every version is
+    erased whole loses its title, uri and metadata; erased chunks lose their
+    heading path; every tenant's FTS5 table is merged so no deleted token
+    survives in an old segment (``secure_delete`` is on, so freed pages are
+    zeroed).
+    """
+    versions = conn.execute(
+        "SELECT tenant, document_id, content_hash, text FROM versions WHERE erased != '[]'"
+    ).fetchall()
+    for tenant, document_id, old, text in versions:
+        whole = text.strip(" ") == ""
+        new = secrets.token_hex(32) if whole else old[:16] + secrets.token_hex(24)
+        key = (tenant, document_id, old)
+        for statement in (
+            "UPDATE versions SET content_hash = ?1 WHERE tenant = ?2 AND document_id = ?3"
+            " AND content_hash = ?4",
+            "UPDATE chunks SET content_hash = ?1 WHERE tenant = ?2 AND document_id = ?3"
+            " AND content_hash = ?4",
+            "UPDATE versions SET superseded_by = ?1 WHERE tenant = ?2 AND document_id = ?3"
+            " AND superseded_by = ?4",
+            "UPDATE documents SET current_hash = ?1 WHERE tenant = ?2 AND document_id = ?3"
+            " AND current_hash = ?4",
+        ):
+            conn.execute(statement, (new, *key))
+    conn.execute(
+        "UPDATE documents SET title = '[erased]', uri = 'erased:' || document_id,"
+        " metadata = '{}' WHERE current_hash IS NOT NULL AND NOT EXISTS (SELECT 1"
+        " FROM versions AS v WHERE v.tenant = documents.tenant"
+        " AND v.document_id = documents.document_id"
+        " AND (v.erased = '[]' OR trim(v.text, ' ') != ''))"
+    )
+    conn.execute("UPDATE chunks SET section = '[]' WHERE erased = 1")
+    for (table,) in conn.execute("SELECT name FROM fts_tables").fetchall():
+        conn.execute(f"INSERT INTO {table} ({table}) VALUES ('optimize')")
 
 
 # 0001 made one FTS table with the tenant as an indexed token column, so the
@@ -123,6 +164,7 @@ MIGRATIONS: tuple[tuple[str, str | Callable[[sqlite3.Connection], None]], ...] =
         "ALTER TABLE versions ADD COLUMN erased TEXT NOT NULL DEFAULT '[]';",
     ),
     ("0003_fts_per_tenant", _fts_per_tenant),
+    ("0004_erasure_tombstones", _erasure_tombstones),
 )
 
 
