@@ -174,6 +174,9 @@ def narrow_citations(
 
     Sentence ids come from the support checker; each must decode to a span
     inside a chunk the claim already cites, or the claim keeps its citations.
+    A claim that already cites exact spans (the extractive generator's, a
+    defined term with its definition) keeps them: the checker's best sentence
+    would drop the term the question asked about.
     """
     result = retrieved.result
     assert result is not None
@@ -184,7 +187,9 @@ def narrow_citations(
         verdict = verdicts.get(i)
         sources = answer.sources(claim)
         narrowed: list[Citation] = []
-        if verdict is not None and verdict.verdict is not Verdict.UNSUPPORTED:
+        whole = [(hits[c.chunk_id].chunk.start, hits[c.chunk_id].chunk.end) for c in sources]
+        pinned = any(c.span != w for c, w in zip(sources, whole, strict=True))
+        if not pinned and verdict is not None and verdict.verdict is not Verdict.UNSUPPORTED:
             for sid in verdict.sentence_ids:
                 try:
                     ref = ids.decode(sid)
