@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -116,9 +117,23 @@ def test_erase_one_chunk_blanks_a_title_taken_from_it(
     assert statuses == [FetchStatus.ERASED] + [FetchStatus.OK] * len(rest)
 
 
-def test_reingesting_erased_text_is_a_new_version(store: Store, tenants: tuple[str, str]) -> None:
-    a, _ = tenants
-    corpus = Corpus(store)
+@pytest.fixture
+def own_store(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Store]:
+    """A store of this test's own: a Corpus records its embedder in store-wide meta."""
+    store: Store
+    if backend == "sqlite":
+        store = SQLiteStore(tmp_path / "own.db")
+    else:
+        from pincite.store.postgres import PostgresStore
+
+        store = PostgresStore(request.getfixturevalue("fresh_pg_url"))
+    yield store
+    store.close()
+
+
+def test_reingesting_erased_text_is_a_new_version(own_store: Store) -> None:
+    a = "acme"
+    corpus = Corpus(own_store)
     text = secret_text(marker())
     first = corpus.ingest_text(text, uri="u://doc", tenant=a)
     assert first.document_id is not None
@@ -136,11 +151,9 @@ def test_reingesting_erased_text_is_a_new_version(store: Store, tenants: tuple[s
     assert all(o.status is FetchStatus.ERASED for o in corpus.fetch(old_ids, tenant=a))
 
 
-def test_reingest_after_one_chunk_erased_restores_a_new_version(
-    store: Store, tenants: tuple[str, str]
-) -> None:
-    a, _ = tenants
-    corpus = Corpus(store)
+def test_reingest_after_one_chunk_erased_restores_a_new_version(own_store: Store) -> None:
+    a = "acme"
+    corpus = Corpus(own_store)
     text = secret_text(marker())
     first = corpus.ingest_text(text, uri="u://doc", tenant=a)
     did = first.document_id or ""
