@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from pincite.chat import ChatModel, Message, ToolCall, ToolResult, ToolSpec, Turn, chat_model
+from pincite.chat import ChatModel, Message, ToolCall, ToolResult, ToolSpec, Turn
 from pincite.corpus import Corpus
 from pincite.errors import InputError, PinciteError
 from pincite.generate.http import ModelGenerator
@@ -161,6 +161,11 @@ class _Run:
         return self.result(
             Outcome.ANSWERED, str(rendered), rendered=rendered, draft=draft, verdicts=verdicts
         )
+
+
+def chat_model(model: ChatModel | ModelGenerator) -> ChatModel:
+    """The chat side of a model generator (its provider client), or ``model`` itself."""
+    return model.client if isinstance(model, ModelGenerator) else model
 
 
 def run_agent(

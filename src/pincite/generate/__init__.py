@@ -6,8 +6,10 @@ from pincite.embed.base import Embedder
 from pincite.errors import ConfigurationError
 from pincite.generate.base import Conflict, GeneratedClaim, Generation, Generator, Passage
 from pincite.generate.extractive import ExtractiveConfig, ExtractiveGenerator
+from pincite.generate.providers import PROVIDERS, generator_from_config
 
-GENERATORS = ("extractive", "openai", "anthropic")
+# The offline default, then every provider of the one registry.
+GENERATORS = ("extractive", *PROVIDERS)
 
 
 def make_generator(
@@ -21,9 +23,7 @@ def make_generator(
     """Build a generator by kind; raises ``ConfigurationError`` listing the valid kinds."""
     if kind == "extractive":
         return ExtractiveGenerator(embedder)
-    if kind in ("openai", "anthropic"):
-        from pincite.generate.providers import generator_from_config
-
+    if kind in PROVIDERS:
         return generator_from_config(kind, base_url=base_url, model=model, api_key=api_key)
     raise ConfigurationError(f"unknown generator {kind!r}; choose one of: {', '.join(GENERATORS)}")
 

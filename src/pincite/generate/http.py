@@ -2,8 +2,10 @@
 
 ``JsonEndpoint`` sends one JSON POST, retries once on 429 and 5xx, and turns
 every failure into a one-line ``GeneratorError`` that names the endpoint and
-model and never carries the API key. ``ModelGenerator`` builds ``generate`` on
-a provider's one abstract method, ``complete_tool_call``.
+model and never carries the API key. A ``ProviderClient`` is the main object of
+each provider (its wire protocol over one endpoint); ``ModelGenerator`` (the
+answer path) and the agent's chat model are both built from one client, so what
+the client learns about a server (e.g. which length field it takes) serves both.
 """
 
 from __future__ import annotations
@@ -12,10 +14,11 @@ import json
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 import httpx
 
+from pincite.chat import Message, ToolSpec, Turn
 from pincite.errors import GeneratorError
 from pincite.generate.base import Generation, Passage
 from pincite.generate.protocol import (
@@ -27,7 +30,7 @@ from pincite.generate.protocol import (
     user_message,
 )
 
-__all__ = ["JsonEndpoint", "ModelGenerator", "ProviderStatusError", "snippet"]
+__all__ = ["JsonEndpoint", "ModelGenerator", "ProviderClient", "ProviderStatusError", "snippet"]
 
 # Enough of an error body or a stray reply to show the reason, not a whole HTML page.
 _MAX_DETAIL = 300
@@ -163,59 +166,35 @@ class JsonEndpoint:
         return min(max(seconds, 0.0), _MAX_RETRY_WAIT_S)
 
 
-class ModelGenerator(ABC):
-    """A language model behind HTTP that answers by one forced tool call.
+class ProviderClient(ABC):
+    """One provider's protocol over one endpoint: forced tool calls and chat with tools.
 
-    Subclasses implement ``complete_tool_call``; ``generate`` sends pincite's
-    answer tool through it and parses the arguments strictly. Use it as a
-    context manager, or call ``close``, to release pooled connections.
+    Every failure raises ``GeneratorError`` with a one-line message that never
+    contains the API key. Close it (or the generator built on it) to release
+    pooled connections.
     """
 
-    _prefix: str
+    prefix: ClassVar[str]
 
-    def __init__(self, model: str, endpoint: JsonEndpoint) -> None:
-        self._model = model
-        self._endpoint = endpoint
-
-    @property
-    def name(self) -> str:
-        return f"{self._prefix}:{self._model}"
-
-    @property
-    def is_model(self) -> bool:
-        return True
-
-    @property
-    def model(self) -> str:
-        return self._model
-
-    @property
-    def endpoint(self) -> JsonEndpoint:
-        """The HTTP endpoint (URL, key, retry policy), shared with the agent loop."""
-        return self._endpoint
-
-    @property
-    def max_tokens(self) -> int:
-        return int(getattr(self, "_max_tokens", 2048))
-
-    @property
-    def temperature(self) -> float | None:
-        value = getattr(self, "_temperature", None)
-        return None if value is None else float(value)
+    def __init__(
+        self, endpoint: JsonEndpoint, model: str, max_tokens: int, temperature: float | None
+    ) -> None:
+        if not model:
+            raise ValueError("model is required")
+        if max_tokens < 1:
+            raise ValueError(f"max_tokens must be >= 1, got {max_tokens}")
+        self.endpoint = endpoint
+        self.model = model
+        self.max_tokens = max_tokens
+        # What was configured; None leaves it out of requests (the model's default).
+        self.temperature = temperature
 
     def __repr__(self) -> str:
         # No key here: reprs end up in logs and tracebacks.
-        return f"{type(self).__name__}(url={self._endpoint.url!r}, model={self._model!r})"
+        return f"{type(self).__name__}(url={self.endpoint.url!r}, model={self.model!r})"
 
     def close(self) -> None:
-        """Close the pooled HTTP connections."""
-        self._endpoint.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
+        self.endpoint.close()
 
     @abstractmethod
     def complete_tool_call(
@@ -231,6 +210,70 @@ class ModelGenerator(ABC):
         Raises ``GeneratorError`` when the endpoint fails, replies without that
         tool call, or sends arguments that are not a JSON object.
         """
+
+    @abstractmethod
+    def chat(self, system: str, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> Turn:
+        """One turn of a conversation with tools (the agent loop's :class:`ChatModel`)."""
+
+
+class ModelGenerator:
+    """A language model behind HTTP that answers by one forced tool call.
+
+    ``generate`` sends pincite's answer tool through the client and parses the
+    arguments strictly. Use it as a context manager, or call ``close``, to
+    release pooled connections.
+    """
+
+    def __init__(self, client: ProviderClient) -> None:
+        self.client = client
+
+    @property
+    def name(self) -> str:
+        return f"{self.client.prefix}:{self.client.model}"
+
+    @property
+    def is_model(self) -> bool:
+        return True
+
+    @property
+    def model(self) -> str:
+        return self.client.model
+
+    @property
+    def endpoint(self) -> JsonEndpoint:
+        """The HTTP endpoint (URL, key, retry policy), shared with the agent loop."""
+        return self.client.endpoint
+
+    @property
+    def max_tokens(self) -> int:
+        return self.client.max_tokens
+
+    @property
+    def temperature(self) -> float | None:
+        return self.client.temperature
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(url={self.endpoint.url!r}, model={self.model!r})"
+
+    def close(self) -> None:
+        """Close the pooled HTTP connections."""
+        self.client.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def complete_tool_call(
+        self,
+        system: str,
+        user: str,
+        tool_name: str,
+        tool_description: str,
+        schema: Mapping[str, Any],
+    ) -> dict[str, Any]:
+        return self.client.complete_tool_call(system, user, tool_name, tool_description, schema)
 
     def generate(
         self,
@@ -255,4 +298,4 @@ class ModelGenerator(ABC):
         try:
             return parse_tool_arguments(arguments)
         except GeneratorError as exc:
-            raise self._endpoint.fail(f"tool {TOOL_NAME!r}: {exc}") from None
+            raise self.endpoint.fail(f"tool {TOOL_NAME!r}: {exc}") from None

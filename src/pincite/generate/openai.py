@@ -9,12 +9,21 @@ reads the environment: the caller passes the base URL and key.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Self
 
-from pincite.generate.http import JsonEndpoint, ModelGenerator, ProviderStatusError, snippet
+from pincite.chat import Message, ToolCall, ToolSpec, Turn, tool_arguments
+from pincite.generate.http import (
+    JsonEndpoint,
+    ModelGenerator,
+    ProviderClient,
+    ProviderStatusError,
+    snippet,
+)
 
-__all__ = ["ChatFields", "OpenAIGenerator"]
+__all__ = ["OPENAI_URL", "ChatFields", "OpenAIClient", "OpenAIGenerator"]
+
+OPENAI_URL = "https://api.openai.com/v1"
 
 
 class ChatFields:
@@ -62,39 +71,29 @@ class ChatFields:
         return False
 
 
-class OpenAIGenerator(ModelGenerator):
-    """Answers through an OpenAI-compatible chat completions endpoint.
+class OpenAIClient(ProviderClient):
+    """An OpenAI-compatible chat completions endpoint (OpenAI, vLLM, llama.cpp, Ollama).
 
     ``temperature=None`` leaves it out of the request, for models that accept
     only their default. ``retry_backoff`` is the wait before the one retry on
     429 or 5xx when the server sends no ``Retry-After``.
-
-    Every failure raises ``GeneratorError`` with a one-line message that never
-    contains the API key.
     """
 
-    _prefix = "openai"
+    prefix = "openai"
 
     def __init__(
         self,
         base_url: str,
         model: str,
         api_key: str | None = None,
+        *,
         timeout: float = 60,
         temperature: float | None = 0,
         max_tokens: int = 2048,
-        *,
         retry_backoff: float = 1.0,
     ) -> None:
         if not base_url:
             raise ValueError("base_url is required, e.g. https://api.openai.com/v1")
-        if not model:
-            raise ValueError("model is required")
-        if max_tokens < 1:
-            raise ValueError(f"max_tokens must be >= 1, got {max_tokens}")
-        self._temperature = temperature
-        self._max_tokens = max_tokens
-        self.fields = ChatFields(max_tokens, temperature)
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         endpoint = JsonEndpoint(
             base_url.rstrip("/") + "/chat/completions",
@@ -105,7 +104,48 @@ class OpenAIGenerator(ModelGenerator):
             secret=api_key,
             retry_backoff=retry_backoff,
         )
-        super().__init__(model, endpoint)
+        super().__init__(endpoint, model, max_tokens, temperature)
+        # Shared by the answer tool and the agent's chat: an adaptation learned
+        # by one is used by the other from its first request.
+        self.fields = ChatFields(max_tokens, temperature)
+
+    def chat(self, system: str, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> Turn:
+        wire: list[dict[str, Any]] = [{"role": "system", "content": system}]
+        for m in messages:
+            if isinstance(m, str):
+                wire.append({"role": "user", "content": m})
+            elif isinstance(m, Turn):
+                entry: dict[str, Any] = {"role": "assistant", "content": m.text or None}
+                if m.calls:
+                    entry["tool_calls"] = [_wire_call(c) for c in m.calls]
+                wire.append(entry)
+            else:
+                wire += [
+                    {"role": "tool", "tool_call_id": r.call_id, "content": r.content} for r in m
+                ]
+        functions = [
+            {"name": t.name, "description": t.description, "parameters": dict(t.parameters)}
+            for t in tools
+        ]
+        payload = {
+            "model": self.model,
+            "messages": wire,
+            "tools": [{"type": "function", "function": f} for f in functions],
+            "tool_choice": "auto",
+        }
+        reply = self.fields.post(self.endpoint, payload)
+        choices = reply.get("choices")
+        message = choices[0].get("message") if isinstance(choices, list) and choices else None
+        if not isinstance(message, dict):
+            raise self.endpoint.fail(f"reply has no choices[0].message: {snippet(reply)}")
+        calls = []
+        for i, call in enumerate(message.get("tool_calls") or []):
+            function = call.get("function") if isinstance(call, dict) else None
+            if not isinstance(function, dict):
+                raise self.endpoint.fail(f"malformed tool call: {snippet(call)}")
+            arguments = tool_arguments(function.get("arguments"))
+            calls.append(ToolCall(str(call.get("id") or i), str(function.get("name")), arguments))
+        return Turn(str(message.get("content") or ""), tuple(calls))
 
     def complete_tool_call(
         self,
@@ -121,7 +161,7 @@ class OpenAIGenerator(ModelGenerator):
         tool call, or sends arguments that are not a JSON object.
         """
         payload: dict[str, Any] = {
-            "model": self._model,
+            "model": self.model,
             "messages": [
                 {"role": "system", "content": system},
                 {"role": "user", "content": user},
@@ -138,14 +178,14 @@ class OpenAIGenerator(ModelGenerator):
             ],
             "tool_choice": {"type": "function", "function": {"name": tool_name}},
         }
-        return self._read_arguments(self.fields.post(self._endpoint, payload), tool_name)
+        return self._read_arguments(self.fields.post(self.endpoint, payload), tool_name)
 
     def _read_arguments(self, reply: dict[str, Any], tool_name: str) -> dict[str, Any]:
         choices = reply.get("choices")
         choice = choices[0] if isinstance(choices, list) and choices else None
         message = choice.get("message") if isinstance(choice, dict) else None
         if not isinstance(choice, dict) or not isinstance(message, dict):
-            raise self._endpoint.fail(f"reply has no choices[0].message: {snippet(reply)}")
+            raise self.endpoint.fail(f"reply has no choices[0].message: {snippet(reply)}")
         finish = choice.get("finish_reason")
         calls = message.get("tool_calls")
         functions = [
@@ -157,9 +197,9 @@ class OpenAIGenerator(ModelGenerator):
         if function is None:
             if functions:
                 called = [f.get("name") for f in functions]
-                raise self._endpoint.fail(f"called {called} instead of the tool {tool_name!r}")
+                raise self.endpoint.fail(f"called {called} instead of the tool {tool_name!r}")
             said = message.get("refusal") or message.get("content") or ""
-            raise self._endpoint.fail(
+            raise self.endpoint.fail(
                 f"no tool call in the reply (finish_reason {finish!r}); "
                 f"it said: {snippet(said, 200)!r}"
             )
@@ -169,13 +209,60 @@ class OpenAIGenerator(ModelGenerator):
                 arguments = json.loads(arguments)
             except json.JSONDecodeError as exc:
                 cut = f" (cut off at {self.fields.limit_field})" if finish == "length" else ""
-                raise self._endpoint.fail(
+                raise self.endpoint.fail(
                     f"tool {tool_name!r} arguments are not valid JSON{cut}: "
                     f"{exc.msg} at character {exc.pos}"
                 ) from None
         # Some servers (Ollama's native shape) send the arguments as an object already.
         if not isinstance(arguments, dict):
-            raise self._endpoint.fail(
+            raise self.endpoint.fail(
                 f"tool {tool_name!r} arguments are not a JSON object: {snippet(arguments, 100)}"
             )
         return arguments
+
+
+def _wire_call(c: ToolCall) -> dict[str, Any]:
+    function = {"name": c.name, "arguments": json.dumps(c.arguments)}
+    return {"id": c.id, "type": "function", "function": function}
+
+
+class OpenAIGenerator(ModelGenerator):
+    """Answers through an OpenAI-compatible chat completions endpoint.
+
+    Builds its :class:`OpenAIClient` (see there for the arguments); every
+    failure raises ``GeneratorError`` with a one-line message that never
+    contains the API key.
+    """
+
+    client: OpenAIClient
+
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        api_key: str | None = None,
+        timeout: float = 60,
+        temperature: float | None = 0,
+        max_tokens: int = 2048,
+        *,
+        retry_backoff: float = 1.0,
+    ) -> None:
+        super().__init__(
+            OpenAIClient(
+                base_url,
+                model,
+                api_key,
+                timeout=timeout,
+                temperature=temperature,
+                max_tokens=max_tokens,
+                retry_backoff=retry_backoff,
+            )
+        )
+
+    @classmethod
+    def connect(cls, base_url: str | None, model: str, api_key: str | None) -> Self:
+        return cls(base_url or OPENAI_URL, model, api_key=api_key)
+
+    @property
+    def fields(self) -> ChatFields:
+        return self.client.fields
