@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
 from pincite.chat import Message, ToolCall, ToolSpec, Turn, tool_arguments
-from pincite.generate.http import JsonEndpoint, ModelGenerator, ProviderClient, snippet
+from pincite.generate.http import ModelGenerator, ProviderClient, snippet
 
 __all__ = ["ANTHROPIC_URL", "ANTHROPIC_VERSION", "AnthropicClient", "AnthropicGenerator"]
 
@@ -30,6 +30,7 @@ class AnthropicClient(ProviderClient):
     """
 
     prefix = "anthropic"
+    label = "Anthropic endpoint"
 
     def __init__(
         self,
@@ -47,16 +48,16 @@ class AnthropicClient(ProviderClient):
         headers = {"anthropic-version": ANTHROPIC_VERSION}
         if api_key:
             headers["x-api-key"] = api_key
-        endpoint = JsonEndpoint(
+        super().__init__(
             base_url.rstrip("/") + "/v1/messages",
-            label="Anthropic endpoint",
-            model=model,
+            model,
             headers=headers,
+            api_key=api_key,
             timeout=timeout,
-            secret=api_key,
+            max_tokens=max_tokens,
+            temperature=temperature,
             retry_backoff=retry_backoff,
         )
-        super().__init__(endpoint, model, max_tokens, temperature)
 
     def chat(self, system: str, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> Turn:
         wire: list[dict[str, Any]] = []

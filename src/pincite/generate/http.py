@@ -175,15 +175,33 @@ class ProviderClient(ABC):
     """
 
     prefix: ClassVar[str]
+    label: ClassVar[str]
 
     def __init__(
-        self, endpoint: JsonEndpoint, model: str, max_tokens: int, temperature: float | None
+        self,
+        url: str,
+        model: str,
+        *,
+        headers: Mapping[str, str],
+        api_key: str | None,
+        timeout: float,
+        max_tokens: int,
+        temperature: float | None,
+        retry_backoff: float,
     ) -> None:
         if not model:
             raise ValueError("model is required")
         if max_tokens < 1:
             raise ValueError(f"max_tokens must be >= 1, got {max_tokens}")
-        self.endpoint = endpoint
+        self.endpoint = JsonEndpoint(
+            url,
+            label=self.label,
+            model=model,
+            headers=dict(headers),
+            timeout=timeout,
+            secret=api_key,
+            retry_backoff=retry_backoff,
+        )
         self.model = model
         self.max_tokens = max_tokens
         # What was configured; None leaves it out of requests (the model's default).

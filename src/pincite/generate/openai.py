@@ -80,6 +80,7 @@ class OpenAIClient(ProviderClient):
     """
 
     prefix = "openai"
+    label = "OpenAI-compatible endpoint"
 
     def __init__(
         self,
@@ -94,17 +95,16 @@ class OpenAIClient(ProviderClient):
     ) -> None:
         if not base_url:
             raise ValueError("base_url is required, e.g. https://api.openai.com/v1")
-        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        endpoint = JsonEndpoint(
+        super().__init__(
             base_url.rstrip("/") + "/chat/completions",
-            label="OpenAI-compatible endpoint",
-            model=model,
-            headers=headers,
+            model,
+            headers={"Authorization": f"Bearer {api_key}"} if api_key else {},
+            api_key=api_key,
             timeout=timeout,
-            secret=api_key,
+            max_tokens=max_tokens,
+            temperature=temperature,
             retry_backoff=retry_backoff,
         )
-        super().__init__(endpoint, model, max_tokens, temperature)
         # Shared by the answer tool and the agent's chat: an adaptation learned
         # by one is used by the other from its first request.
         self.fields = ChatFields(max_tokens, temperature)
