@@ -201,3 +201,10 @@ def test_tradeoff_raises_refusal_and_lowers_coverage_as_the_threshold_rises() ->
     coverage = [c for _, c, _ in curve]
     refusal = [r for _, _, r in curve]
     assert coverage == sorted(coverage, reverse=True) and refusal == sorted(refusal)
+
+
+def test_a_rate_with_nothing_to_count_is_none_not_zero() -> None:
+    only_answerable = [o for o in CASES if o.answerable]
+    a = summarize(only_answerable, ["lexical"])["answers"]
+    assert a["refusal_recall"] is None
+    assert summarize(CASES, ["lexical"])["by_kind"]["definition"]["refusal_recall"] is None

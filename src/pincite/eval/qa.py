@@ -21,6 +21,7 @@ from pincite.embed.base import Embedder, Vectors
 from pincite.errors import InputError
 from pincite.eval.qa_metrics import (
     KS,
+    STAGES,
     Located,
     QAQuestion,
     QuestionOutcome,
@@ -294,11 +295,10 @@ def run_question(
             k=k,
             support=support,
         )
-    ms = dict(clock.ms)
-    ms["retrieve"] = ms.get("retrieve", 0.0) - ms.get("embed", 0.0)
-    ms["check"] = (
-        ms["total"] - ms.get("retrieve", 0.0) - ms.get("embed", 0.0) - ms.get("generate", 0.0)
-    )
+    # A stage that did not run (no embedder, nothing retrieved) took 0 ms.
+    ms = {stage: clock.ms.get(stage, 0.0) for stage in STAGES}
+    ms["retrieve"] -= ms["embed"]
+    ms["check"] = ms["total"] - ms["retrieve"] - ms["embed"] - ms["generate"]
     score = result.searched[0].score if result.searched else None
     if result.answer is None:
         return QuestionOutcome(

@@ -178,8 +178,9 @@ class QuestionOutcome:
         }
 
 
-def _rate(num: int, den: int) -> float:
-    return round(num / den, 4) if den else 0.0
+def _rate(num: int, den: int) -> float | None:
+    """None when nothing was measured: no unanswerable questions is not 0 % refused."""
+    return round(num / den, 4) if den else None
 
 
 def _answer_block(outcomes: Sequence[QuestionOutcome]) -> dict[str, Any]:
@@ -202,7 +203,8 @@ def summarize(outcomes: Sequence[QuestionOutcome], modes: Sequence[str]) -> dict
 
     Rates over answerable questions count a refusal as a miss; ``refusal_recall``
     is the share of unanswerable questions refused. Attributability is over every
-    claim of every answer (the support checker's verdicts).
+    claim of every answer (the support checker's verdicts). A rate with nothing
+    to count is None.
     """
     pos = [o for o in outcomes if o.answerable]
     retrieval = {

@@ -25,26 +25,36 @@ _ANSWER_ROWS = (
     ("precision_when_answered", "answered on gold / answered"),
     ("refusal_recall", "unanswerable refused"),
 )
+_KIND_COLUMNS = (
+    ("answered", "answered"),
+    ("cited_gold", "on gold"),
+    ("answer_in_cited", "answer cited"),
+)
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.1f} %"
+def _pct(x: float | None) -> str:
+    return "—" if x is None else f"{100 * x:.1f} %"
 
 
 def report_tables(report: QAReport) -> Group:
     s = report.summary
     a = s["answers"]
     head = Table(
-        title=f"pincite eval qa — {s['questions']} questions "
+        title=f"pincite eval qa: {s['questions']} questions "
         f"({a['answerable']} answerable, {a['unanswerable']} not)"
     )
     head.add_column("answers")
-    head.add_column("all", justify="right")
-    kinds = list(s["by_kind"])
-    for kind in kinds:
-        head.add_column(kind, justify="right")
+    head.add_column("", justify="right")
     for key, label in _ANSWER_ROWS:
-        head.add_row(label, _pct(a[key]), *(_pct(s["by_kind"][k][key]) for k in kinds))
+        head.add_row(label, _pct(a[key]))
+    kinds = Table(title="answerable questions by kind")
+    kinds.add_column("kind")
+    kinds.add_column("n", justify="right")
+    for _, label in _KIND_COLUMNS:
+        kinds.add_column(label, justify="right")
+    for kind, row in s["by_kind"].items():
+        if row["answerable"]:
+            kinds.add_row(kind, str(row["answerable"]), *(_pct(row[k]) for k, _ in _KIND_COLUMNS))
     retrieval = Table(title="retrieval: gold passage within the top k")
     retrieval.add_column("mode")
     for k in KS:
@@ -61,7 +71,7 @@ def report_tables(report: QAReport) -> Group:
         latency.add_column(stage, justify="right")
     for p in ("p50_ms", "p95_ms"):
         latency.add_row(p[:3], *(f"{s['latency'][stage][p]:.1f}" for stage in STAGES))
-    parts: list[Any] = [head, retrieval, claims, latency]
+    parts: list[Any] = [head, kinds, retrieval, claims, latency]
     if s["gold_not_found"]:
         parts.append(
             f"[yellow]gold passages not found in the store for "
@@ -78,7 +88,9 @@ def _pyplot() -> Any:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError as exc:
-        raise ConfigurationError("--html needs matplotlib: pip install 'pincite[report]'") from exc
+        raise ConfigurationError(
+            "--html needs matplotlib: pip install matplotlib (the pincite 'report' extra)"
+        ) from exc
     return plt
 
 
@@ -141,7 +153,7 @@ def plots(report: QAReport) -> list[tuple[str, str]]:
 
 
 _CSS = """
-body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 70em; color: #222; }
+body { font-family: system-ui, sans-serif; margin: 2em auto; padding: 0 1.5em; max-width: 70em; }
 table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; }
 th:first-child, td:first-child { text-align: left; }
@@ -161,12 +173,15 @@ def render_html(report: QAReport, title: str) -> str:
     """The whole report as one HTML page with inline SVG plots."""
     s = report.summary
     a = s["answers"]
-    kinds = list(s["by_kind"])
     answers = _table(
-        ["answers", "all", *kinds],
+        ["answers", ""], [[html.escape(label), _pct(a[key])] for key, label in _ANSWER_ROWS]
+    )
+    by_kind = _table(
+        ["kind", "n", *(label for _, label in _KIND_COLUMNS)],
         [
-            [html.escape(label), _pct(a[key]), *(_pct(s["by_kind"][k][key]) for k in kinds)]
-            for key, label in _ANSWER_ROWS
+            [kind, str(row["answerable"]), *(_pct(row[k]) for k, _ in _KIND_COLUMNS)]
+            for kind, row in s["by_kind"].items()
+            if row["answerable"]
         ],
     )
     retrieval = _table(
@@ -217,7 +232,8 @@ def render_html(report: QAReport, title: str) -> str:
         f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>"
         f"<h1>{html.escape(title)}</h1><p>{s['questions']} questions "
         f"({a['answerable']} answerable, {a['unanswerable']} not). {settings}</p>"
-        f"<h2>Answers</h2>{answers}<h2>Retrieval</h2>{retrieval}{figures}"
+        f"<h2>Answers</h2>{answers}<h3>Answerable questions by kind</h3>{by_kind}"
+        f"<h2>Retrieval</h2>{retrieval}{figures}"
         f"<h2>Attributability ({s['claims']} claims)</h2>{claims}"
         f"<h2>Latency per question</h2>{latency}"
         f"<h2>Questions</h2>{per_question}</body></html>"
