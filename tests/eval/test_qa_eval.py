@@ -288,3 +288,20 @@ def test_html_report_in_a_headless_browser(store: Path, questions: Path, tmp_pat
     assert fetched == [page_file.as_uri()]  # the page loads nothing else: works offline
     assert screenshot.stat().st_size > 10_000
     print(f"screenshot of the QA report: {screenshot}")
+
+
+@pytest.mark.integration
+@pytest.mark.skipif(
+    not os.environ.get("PINCITE_BASE_URL"),
+    reason="set PINCITE_BASE_URL (and PINCITE_MODEL, PINCITE_API_KEY) to evaluate a real endpoint",
+)
+def test_a_real_openai_compatible_endpoint(store: Path, questions: Path) -> None:
+    result = run_cli(
+        str(questions), "--db", str(store), "--embedder", "none", "--generator", "openai", "--json"
+    )
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["summary"]["questions"] == 3
+    by_id = {q["id"]: q for q in report["questions"]}
+    assert not by_id["parking"]["answered"]  # nothing retrieved: refused before any model call
+    assert by_id["retention"]["timings_ms"]["generate"] > 0
