@@ -137,8 +137,9 @@ def _role(text: str, spans: list[tuple[int, int]], i: int) -> Role:
         nxt = spans[i + 1][0] if i + 1 < len(spans) else None
         same_line = nxt is not None and "\n" not in text[e:nxt]
         verbless = not any(w.casefold() in _VERBS for w in words)
-        if same_line and verbless and sentence[:1].isupper():
-            return Role.LABEL
+        if verbless and sentence[:1].isupper():
+            # "Platform as a Service (PaaS)." alone on its line is a heading.
+            return Role.LABEL if same_line else Role.HEADING
     if is_statement(sentence):
         return Role.STATEMENT
     if unfinished and len(words) <= _HEADING_WORDS and at_line_start:

@@ -1,0 +1,240 @@
+"""The extractive generator on small hand-written passages: one test per way it used to fail.
+
+Lexical scoring only (no embedder), so every outcome here follows from the
+text and the rules, not from a model.
+"""
+
+from __future__ import annotations
+
+from pincite.generate.base import Generation, Passage
+from pincite.generate.extractive import ExtractiveConfig, ExtractiveGenerator
+
+HASH = "0123456789abcdef"
+
+
+def passage(number: int, text: str, *, start: int = 0, section: tuple[str, ...] = ()) -> Passage:
+    return Passage(
+        number=number,
+        text=text,
+        title="Doc",
+        evidence_id=f"ev1:c:doc-1:{HASH}:chunk-{number}",
+        version=HASH,
+        start=start,
+        section=section,
+    )
+
+
+def answer(question: str, *passages: Passage) -> Generation:
+    return ExtractiveGenerator().generate(question, passages)
+
+
+def best(question: str, *passages: Passage) -> str:
+    """The first claim with no refusal threshold: which text ranks first, whatever its score."""
+    generator = ExtractiveGenerator(config=ExtractiveConfig(threshold_lexical=0.0))
+    return generator.generate(question, passages).claims[0].text
+
+
+def claim_texts(generation: Generation) -> list[str]:
+    return [c.text for c in generation.claims]
+
+
+def assert_pinned(generation: Generation, passages: list[Passage]) -> None:
+    """Every claim's text is exactly the characters its spans point at."""
+    for claim in generation.claims:
+        pieces = []
+        for start, end in claim.spans:
+            [p] = [p for p in passages if p.start <= start < end <= p.start + len(p.text)]
+            assert p.number in claim.used_excerpt_numbers
+            pieces.append(" ".join(p.text[start - p.start : end - p.start].split()))
+        assert claim.text == " ".join(pieces)
+        if claim.quote is not None:
+            assert any(claim.quote in p.text for p in passages)
+
+
+DEPLOYMENT = (
+    "Private cloud. The cloud infrastructure is provisioned for exclusive use by a single "
+    "organization comprising multiple consumers.\n"
+    "Hybrid cloud. The cloud infrastructure is a composition of two or more distinct cloud "
+    "infrastructures (private, community, or public) that remain unique entities."
+)
+
+
+def test_definition_comes_from_the_entry_that_names_the_term() -> None:
+    p = passage(1, DEPLOYMENT)
+    g = answer("What is a private cloud?", p)
+    assert g.sufficient_context
+    assert claim_texts(g)[0].startswith("Private cloud. The cloud infrastructure is provisioned")
+    assert all("composition" not in t for t in claim_texts(g))
+    assert_pinned(g, [p])
+
+
+def test_a_heading_alone_is_never_a_claim() -> None:
+    heading_only = passage(1, "Platform as a Service (PaaS).\n\nService Models\n")
+    assert not answer("What is platform as a service?", heading_only).sufficient_context
+    entry = passage(
+        1,
+        "Platform as a Service (PaaS). The capability provided to the consumer is to deploy "
+        "consumer-created applications onto the cloud infrastructure.",
+    )
+    [text] = claim_texts(answer("What is platform as a service?", entry))
+    assert text.startswith("Platform as a Service (PaaS). The capability provided")
+
+
+def test_a_footnote_does_not_answer_in_place_of_the_list() -> None:
+    lead = passage(
+        1,
+        "This cloud model is composed of five essential characteristics.\n\n"
+        "Essential Characteristics:",
+        section=("2. The NIST Definition",),
+    )
+    items_text = (
+        "On-demand self-service. A consumer can provision computing capabilities as needed.\n"
+        "Broad network access. Capabilities are available over the network.\n"
+        "Resource pooling. The provider's computing resources are pooled to serve consumers."
+    )
+    items = passage(2, items_text, start=len(lead.text) + 2)
+    footnote = passage(
+        3,
+        "1 Typically this is done on a pay-per-use basis.\n"
+        "2 A cloud infrastructure is the collection of hardware and software that enables the "
+        "five essential characteristics of cloud computing.\n",
+        start=5000,
+    )
+    g = answer("What are the essential characteristics of cloud computing?", footnote, lead, items)
+    texts = claim_texts(g)
+    assert [t.split(".")[0] for t in texts] == [
+        "On-demand self-service",
+        "Broad network access",
+        "Resource pooling",
+    ]
+    assert not any(t.startswith("2 A cloud") for t in texts)
+    assert_pinned(g, [footnote, lead, items])
+
+
+def test_a_footnote_loses_to_a_statement_saying_the_same() -> None:
+    p = passage(
+        1,
+        "2 A cloud infrastructure enables the essential characteristics of cloud computing.\n"
+        "A cloud infrastructure enables the essential characteristics of cloud computing.\n",
+    )
+    assert best("What does a cloud infrastructure enable?", p).startswith("A cloud infrastructure")
+
+
+def test_the_defining_section_beats_a_passing_mention() -> None:
+    mention = passage(
+        1,
+        "If the Request-URI does not point to an existing resource, it MUST send a 301 "
+        "(Moved Permanently) response; the user agent MAY then make its own decision.",
+    )
+    section = passage(
+        2,
+        "10.3.2 301 Moved Permanently\n\n"
+        "   The requested resource has been assigned a new permanent URI and any\n"
+        "   future references to this resource SHOULD use one of the returned URIs.",
+        start=9000,
+        section=("10 Status Code Definitions", "10.3.2 301 Moved Permanently"),
+    )
+    g = answer("What does 301 Moved Permanently mean?", mention, section)
+    assert claim_texts(g)[0].startswith("The requested resource has been assigned")
+    assert g.claims[0].used_excerpt_numbers == (2,)
+    assert_pinned(g, [mention, section])
+
+
+def test_a_status_code_heading_answers_what_the_code_means() -> None:
+    p = passage(
+        1,
+        "10.4.9 408 Request Timeout\n\n"
+        "   The client did not produce a request within the time that the server\n"
+        "   was prepared to wait. The client MAY repeat the request without\n"
+        "   modifications at any later time.",
+        section=(
+            "10 Status Code Definitions",
+            "10.4 Client Error 4xx",
+            "10.4.9 408 Request Timeout",
+        ),
+    )
+    g = answer("What does the 408 status code mean?", p)
+    assert g.sufficient_context
+    assert claim_texts(g)[0].startswith("The client did not produce a request")
+
+
+def test_a_definition_cut_by_a_chunk_boundary_continues_into_the_next_chunk() -> None:
+    first = passage(
+        1,
+        "Platform as a Service (PaaS). The capability provided to the consumer is to deploy "
+        "onto the cloud infrastructure applications created using programming",
+    )
+    rest = passage(
+        2,
+        "languages, libraries, services, and tools supported by the provider. The consumer "
+        "does not manage the underlying infrastructure.",
+        start=len(first.text) + 2,
+    )
+    g = answer("What is platform as a service?", first, rest)
+    [claim] = g.claims
+    assert claim.used_excerpt_numbers == (1, 2)
+    assert len(claim.spans) == 2 and claim.quote is None
+    assert claim.text.endswith(
+        "using programming languages, libraries, services, and tools supported by the provider."
+    )
+    assert_pinned(g, [first, rest])
+
+
+def test_a_passage_of_another_version_is_not_a_continuation() -> None:
+    first = passage(
+        1, "Platform as a Service (PaaS). The capability is to deploy applications using"
+    )
+    other = Passage(
+        number=2,
+        text="languages and tools supported by the provider.",
+        title="Doc",
+        evidence_id=f"ev1:c:doc-1:{'f' * 16}:chunk-2",
+        version="f" * 16,
+        start=len(first.text) + 2,
+    )
+    g = answer("What is platform as a service?", first, other)
+    assert all(c.used_excerpt_numbers == (1,) for c in g.claims)
+
+
+def test_a_limit_question_prefers_the_sentence_with_the_number() -> None:
+    p = passage(
+        1,
+        "Servers see long request lines from clients that send long request lines. "
+        "It is RECOMMENDED that all senders and recipients support request lines of "
+        "8000 octets.",
+    )
+    question = "What is the minimum request line length recipients should support?"
+    assert "8000 octets" in best(question, p)
+
+
+def test_a_bulleted_list_under_its_leadin_is_answered_item_by_item() -> None:
+    p = passage(
+        1,
+        "The most common security objectives for remote access are:\n\n"
+        "- Confidentiality: ensure communications cannot be read by unauthorized parties.\n"
+        "- Integrity: detect any intentional or unintentional changes to communications.\n"
+        "- Availability: ensure that users can access resources whenever needed.\n",
+    )
+    g = answer("What are the security objectives for remote access?", p)
+    assert [t.split(":")[0] for t in claim_texts(g)] == [
+        "- Confidentiality",
+        "- Integrity",
+        "- Availability",
+    ]
+    assert_pinned(g, [p])
+
+
+def test_an_unrelated_question_is_refused() -> None:
+    g = answer("What is the boiling point of mercury?", passage(1, DEPLOYMENT))
+    assert not g.sufficient_context and g.claims == ()
+
+
+def test_a_procedure_question_prefers_what_must_be_done() -> None:
+    p = passage(
+        1,
+        "Closed connections are common for clients. "
+        "A client that sees a closed connection MUST open a new connection and retransmit "
+        "the aborted requests.",
+    )
+    question = "How should a client handle a closed connection?"
+    assert "MUST open a new connection" in best(question, p)

@@ -1,0 +1,98 @@
+"""Question typing and passage layout: what the extractive generator reads before it scores."""
+
+from __future__ import annotations
+
+import pytest
+
+from pincite.generate.layout import Role, layout
+from pincite.generate.question import QuestionKind, parse_question
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "focus"),
+    [
+        ("What is rapid elasticity?", QuestionKind.DEFINITION, ("rapid", "elasticity")),
+        ("What does the 408 status code mean?", QuestionKind.DEFINITION, ("408", "statu", "code")),
+        ("What is the NIST definition of cloud computing?", QuestionKind.DEFINITION, None),
+        ("What is the maximum length of a URI?", QuestionKind.NUMBER, None),
+        ("How many deployment models are there?", QuestionKind.NUMBER, None),
+        ("What are the essential characteristics of cloud computing?", QuestionKind.LIST, None),
+        ("Which service models does the NIST definition list?", QuestionKind.LIST, None),
+        ("When is the potential impact moderate?", QuestionKind.CONDITION, None),
+        ("How does a client retry a request?", QuestionKind.PROCEDURE, None),
+        ("What is the name of the largest city?", QuestionKind.OTHER, None),
+    ],
+)
+def test_question_kind_and_focus(
+    question: str, kind: QuestionKind, focus: tuple[str, ...] | None
+) -> None:
+    q = parse_question(question)
+    assert q.kind is kind
+    if focus is not None:
+        assert q.focus == focus
+
+
+def test_list_focus_is_the_listed_thing_not_its_owner() -> None:
+    assert parse_question("What are the essential characteristics of cloud computing?").focus == (
+        "essential",
+        "characteristic",
+    )
+    assert parse_question("Which service models does the NIST definition list?").focus == (
+        "service",
+        "model",
+    )
+
+
+def test_definition_wording_is_not_asked_of_the_passage() -> None:
+    # "mean" is the question's template; a definition need not say it.
+    assert "mean" not in parse_question("What does 301 Moved Permanently mean?").stems
+
+
+def _roles(text: str) -> list[tuple[Role, str]]:
+    return [(u.role, text[u.start : u.end]) for u in layout(text)]
+
+
+def test_label_opens_a_definition_on_its_line() -> None:
+    text = (
+        "Private cloud. The cloud infrastructure is provisioned for exclusive use by one "
+        "organization.\nHybrid cloud. The cloud infrastructure is a composition of two clouds."
+    )
+    units = layout(text)
+    roles = [u.role for u in units]
+    assert roles == [Role.LABEL, Role.STATEMENT, Role.LABEL, Role.STATEMENT]
+    assert units[1].title == "Private cloud." and units[1].first
+    assert units[3].title == "Hybrid cloud."
+
+
+def test_short_sentence_with_a_verb_is_not_a_label() -> None:
+    text = "Cloud computing is a paradigm. The NIST definition characterizes important aspects."
+    assert _roles(text)[0][0] is not Role.LABEL
+
+
+def test_headings_footnotes_and_page_furniture_are_told_apart() -> None:
+    text = (
+        "10.4.9 408 Request Timeout\n\n"
+        "   The client did not produce a request within the time that the server\n"
+        "   was prepared to wait.\n\n"
+        "Fielding, et al.            Standards Track                    [Page 67]\n"
+        "\f\n"
+        "RFC 2616                        HTTP/1.1                       June 1999\n\n"
+        "2 A cloud infrastructure is the collection of hardware and software.\n"
+    )
+    roles = _roles(text)
+    assert roles[0] == (Role.HEADING, "10.4.9 408 Request Timeout")
+    assert roles[1][0] is Role.STATEMENT
+    assert [r for r, _ in roles[2:4]] == [Role.FURNITURE, Role.FURNITURE]
+    assert roles[4][0] is Role.FOOTNOTE
+    assert layout(text)[1].first and layout(text)[1].title == "10.4.9 408 Request Timeout"
+
+
+def test_leadin_items_and_grammar() -> None:
+    text = (
+        "Service Models:\n\n"
+        "- Software as a Service lets the consumer use the provider's applications.\n"
+        "- Platform as a Service lets the consumer deploy applications.\n\n"
+        '   Status-Code = "100" | "101" | extension-code\n'
+    )
+    roles = [r for r, _ in _roles(text)]
+    assert roles == [Role.LEADIN, Role.ITEM, Role.ITEM, Role.FRAGMENT]
