@@ -41,7 +41,10 @@ embedder_option = click.option(
     envvar="PINCITE_EMBEDDER",
     default="default",
     show_default=True,
-    help="'default' (offline MiniLM), 'st:<model or path>', 'openai:<model>', or 'none'.",
+    help=(
+        "'default' (offline MiniLM; 'minilm-float' or 'minilm-quantized' name its two forms), "
+        "'st:<model or path>', 'openai:<model>', or 'none'."
+    ),
 )
 
 

@@ -154,7 +154,7 @@ def eval_retrieval(
             modes=[m.strip() for m in modes.split(",") if m.strip()],
             routing_compare=not no_routing_compare,
             db=db,
-            embedder=None if embedder == "none" else embedder,  # type: ignore[arg-type]
+            embedder=None if embedder == "none" else embedder,
             progress=progress,
         )
     out.print(report.as_table())

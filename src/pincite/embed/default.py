@@ -7,7 +7,11 @@ import threading
 from pincite.embed.base import Embedder
 from pincite.embed.onnx import MiniLMEmbedder
 
-__all__ = ["default_embedder"]
+__all__ = ["DEFAULT_QUANTIZED", "default_embedder"]
+
+#: Whether the default corpus embedder is the dynamically quantised copy of the
+#: model rather than the float graph; decided by retrieval quality (README Measurements).
+DEFAULT_QUANTIZED = False
 
 # One per (thread count, quantised or not): an ONNX session holds ~25 MB and takes ~0.2 s to build,
 # and the library, CLI and server should share it rather than each build one.
@@ -15,23 +19,24 @@ _cache: dict[tuple[int, bool], MiniLMEmbedder] = {}
 _cache_lock = threading.Lock()
 
 
-def default_embedder(threads: int | None = None, *, quantized: bool = False) -> Embedder:
+def default_embedder(threads: int | None = None, *, quantized: bool | None = None) -> Embedder:
     """Return the process-wide offline default embedder (int8 all-MiniLM-L6-v2).
 
     ``threads`` is onnxruntime's intra-op thread count; ``None`` means 1, which
     is deterministic and never oversubscribes a server handling several
     requests. A CLI indexing a corpus should pass ``os.cpu_count()``.
 
-    ``quantized`` gives the dynamically quantised copy (``pincite.embed.quantize``):
-    3x faster, close to but not equal to the default vectors, so it has its own
-    name and is not for indexing a store the default embedder built.
+    ``quantized`` picks the dynamically quantised copy (``pincite.embed.quantize``)
+    or the float graph; ``None`` means :data:`DEFAULT_QUANTIZED`. The two give
+    close but unequal vectors, so they have different names and a store
+    built with one refuses the other.
 
     Nothing is loaded until the first embed call; a missing or corrupt model
     raises ``ConfigurationError`` then.
     """
-    key = (1 if threads is None else threads, quantized)
+    key = (1 if threads is None else threads, DEFAULT_QUANTIZED if quantized is None else quantized)
     with _cache_lock:
         embedder = _cache.get(key)
         if embedder is None:
-            embedder = _cache[key] = MiniLMEmbedder(threads=key[0], quantized=quantized)
+            embedder = _cache[key] = MiniLMEmbedder(threads=key[0], quantized=key[1])
         return embedder

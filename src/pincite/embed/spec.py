@@ -3,13 +3,24 @@
 from __future__ import annotations
 
 from pincite.embed.base import Embedder
-from pincite.embed.default import default_embedder
-from pincite.embed.onnx import MODEL_NAME
+from pincite.embed.default import DEFAULT_QUANTIZED, default_embedder
+from pincite.embed.onnx import MODEL_NAME, QUANTIZED_MODEL_NAME
 from pincite.errors import ConfigurationError
 
 __all__ = ["embedder_from_spec"]
 
-_FORMS = "'default', 'st:<model-name-or-path>' or 'openai:<model>'"
+_FORMS = (
+    "'default', 'minilm-float', 'minilm-quantized', 'st:<model-name-or-path>' or 'openai:<model>'"
+)
+# The offline model in each of its two forms; a recorded store name is accepted
+# too, so the name a store holds rebuilds the embedder that wrote it.
+_MINILM = {
+    "default": DEFAULT_QUANTIZED,
+    "minilm-float": False,
+    MODEL_NAME: False,
+    "minilm-quantized": True,
+    QUANTIZED_MODEL_NAME: True,
+}
 
 
 def embedder_from_spec(
@@ -22,19 +33,21 @@ def embedder_from_spec(
 ) -> Embedder:
     """Return the embedder ``spec`` names.
 
-    ``spec`` is one of ``"default"``, ``"st:<model-name-or-path>"`` or
-    ``"openai:<model>"``. An embedder's ``name`` is also accepted, so the name
-    a store recorded rebuilds the same embedder. ``threads`` applies to the
-    default, ``device`` to sentence-transformers, ``base_url`` (required) and
-    ``api_key`` to OpenAI-compatible endpoints; this function never reads the
-    environment, so adapters pass them in.
+    ``spec`` is one of ``"default"`` (the offline MiniLM in its default form),
+    ``"minilm-float"`` or ``"minilm-quantized"`` (that model's two forms,
+    named explicitly), ``"st:<model-name-or-path>"`` or ``"openai:<model>"``.
+    An embedder's ``name`` is also accepted, so the name a store recorded
+    rebuilds the same embedder. ``threads`` applies to MiniLM, ``device`` to
+    sentence-transformers, ``base_url`` (required) and ``api_key`` to
+    OpenAI-compatible endpoints; this function never reads the environment,
+    so adapters pass them in.
 
     Raises ``ConfigurationError`` for an unknown or incomplete spec and when
     the backend it names is not installed.
     """
     kind, sep, arg = spec.strip().partition(":")
-    if not sep and kind in ("default", MODEL_NAME):
-        return default_embedder(threads)
+    if not sep and kind in _MINILM:
+        return default_embedder(threads, quantized=_MINILM[kind])
     if sep and kind == "st" and arg:
         # Imported here so a spec naming one backend never imports the others.
         from pincite.embed.sentence_transformers import SentenceTransformerEmbedder

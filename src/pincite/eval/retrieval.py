@@ -24,7 +24,6 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Literal
 
 from pincite.embed.base import Embedder
 from pincite.errors import ConfigurationError, InputError
@@ -139,7 +138,7 @@ def run_retrieval_eval(
     options: SearchOptions = _DEFAULTS,
     routing_compare: bool = True,
     db: str | None = None,
-    embedder: Embedder | Literal["default"] | None = "default",
+    embedder: Embedder | str | None = "default",
     progress: Progress | None = None,
     query_ids: Sequence[str] | None = None,
 ) -> RetrievalReport:
@@ -149,7 +148,7 @@ def run_retrieval_eval(
     else (its ``mode`` is overridden per run). With ``routing_compare`` each
     dense-using mode is run with routing on and off. ``db`` is a SQLite file to
     keep the index in and reuse (``None``: a temporary file). ``embedder``
-    ``"default"`` loads the offline default with one thread per CPU; it is
+    may be a spec (``"default"``, ``"minilm-float"``, ...), loaded with one thread per CPU; it is
     loaded only when a mode needs it. ``query_ids`` restricts the questions
     (e.g. to a tuning fold). Raises ``InputError`` for a bad folder, split or
     mode, ``ConfigurationError`` when a dense mode has no embedder or ``db``
@@ -195,14 +194,14 @@ def doc_ranking(hits_uris: Sequence[str]) -> list[str]:
 # -- internals ----------------------------------------------------------------
 
 
-def _resolve_embedder(embedder: Embedder | Literal["default"] | None) -> Embedder:
+def _resolve_embedder(embedder: Embedder | str | None) -> Embedder:
     if embedder is None:
         raise ConfigurationError("dense and hybrid evaluation need an embedder")
-    if embedder == "default":
-        from pincite.embed.default import default_embedder
+    if isinstance(embedder, str):
+        # Any spec the CLI's --embedder takes (minilm-float, st:..., ...), not only "default".
+        from pincite.embed.spec import embedder_from_spec
 
-        return default_embedder(threads=os.cpu_count() or 1)
-    assert not isinstance(embedder, str)
+        return embedder_from_spec(embedder, threads=os.cpu_count() or 1)
     return embedder
 
 
