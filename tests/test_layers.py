@@ -37,12 +37,14 @@ LAYERS: dict[str, int] = {
     "corpus": 4,
     "_open": 4,
     "agent": 4,
+    "tools": 4,
     # surfaces: parse, call the facade, format
     "demo": 5,
     "eval": 5,
     "cli": 5,
     "server": 5,
     "mcp_server": 5,
+    "integrations": 5,
     "__init__": 5,
 }
 
