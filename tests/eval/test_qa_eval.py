@@ -305,3 +305,43 @@ def test_a_real_openai_compatible_endpoint(store: Path, questions: Path) -> None
     by_id = {q["id"]: q for q in report["questions"]}
     assert not by_id["parking"]["answered"]  # nothing retrieved: refused before any model call
     assert by_id["retention"]["timings_ms"]["generate"] > 0
+
+
+@pytest.mark.parametrize(("policy", "answered"), [("reject", False), ("flag", True)])
+def test_flag_policy_lets_attributability_show_unsupported_claims(
+    store: Path, policy: str, answered: bool
+) -> None:
+    from pincite.ground.answer import SupportPolicy
+
+    wrong = "Billing records are kept for ninety days after the account closes."
+    body = recording("openai_tool_call.json")
+    body["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"] = json.dumps(
+        {
+            "claims": [{"text": wrong, "used_excerpt_numbers": [1], "kind": "fact"}],
+            "sufficient_context": True,
+        }
+    )
+    with serve() as api:
+        for _ in range(2):  # a model gets one repair pass after a rejected answer
+            api.reply(body)
+        with (
+            pincite.open(store, embedder=None) as corpus,
+            OpenAIGenerator(
+                api.base + "/v1", "gpt-test", api_key="sk-test", retry_backoff=0
+            ) as llm,
+        ):
+            report = run_qa_eval(
+                corpus.store,
+                None,
+                [load_one(QUESTIONS[0])],
+                llm,
+                support_checker_for(None),
+                tenant="default",
+                policy=SupportPolicy(policy),
+            )
+    (o,) = report.outcomes
+    assert o.answered is answered
+    assert report.settings["support_policy"] == policy
+    if answered:
+        assert o.verdicts == ("unsupported",) and o.cited_gold
+        assert report.summary["attributability"]["unsupported"] == 1.0

@@ -208,6 +208,14 @@ def eval_support(dataset: Path, split: str, checker: str, out_file: Path | None)
     help="Search only the document each question names (its 'document' field), "
     "as when every question is about one known document (QASPER).",
 )
+@click.option(
+    "--support-policy",
+    type=click.Choice(["reject", "flag"]),
+    default="reject",
+    show_default=True,
+    help="As for `pincite ask`; flag keeps answers with unsupported claims, so the "
+    "attributability figures show them.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option(
     "--html",
@@ -228,6 +236,7 @@ def eval_qa(
     api_key: str | None,
     k: int,
     per_document: bool,
+    support_policy: str,
     as_json: bool,
     html_file: Path | None,
     out_file: Path | None,
@@ -241,6 +250,7 @@ def eval_qa(
     """
     from pincite.eval.qa import load_questions, run_qa_eval
     from pincite.eval.qa_report import check_plotting, report_tables, write_html
+    from pincite.ground.answer import SupportPolicy
 
     items = load_questions(questions)
     if html_file is not None:
@@ -262,6 +272,7 @@ def eval_qa(
                 tenant=tenant,
                 k=k,
                 per_document=per_document,
+                policy=SupportPolicy(support_policy),
                 progress=progress,
             )
     if as_json:

@@ -35,7 +35,7 @@ from pincite.eval.qa_metrics import (
     tradeoff,
 )
 from pincite.generate.base import Generation, Generator, Passage
-from pincite.ground.answer import AnswerResult, answer_question
+from pincite.ground.answer import AnswerResult, SupportPolicy, answer_question
 from pincite.model import DocumentStatus, RetrievalResult
 from pincite.retrieve.search import SearchMode, SearchOptions, retrieve
 from pincite.store.base import Store
@@ -258,6 +258,7 @@ def run_question(
     k: int,
     modes: Sequence[SearchMode],
     per_document: bool,
+    policy: SupportPolicy = SupportPolicy.REJECT,
 ) -> QuestionOutcome:
     gold = texts.locate(q) if q.answerable else []
     scope = None
@@ -282,6 +283,7 @@ def run_question(
             tenant=tenant,
             k=k,
             support=support,
+            policy=policy,
         )
     # A stage that did not run (no embedder, nothing retrieved) took 0 ms.
     ms = {stage: clock.ms.get(stage, 0.0) for stage in STAGES}
@@ -342,9 +344,16 @@ def run_qa_eval(
     tenant: str,
     k: int = 6,
     per_document: bool = False,
+    policy: SupportPolicy = SupportPolicy.REJECT,
     progress: Callable[[int, int], None] | None = None,
 ) -> QAReport:
-    """Evaluate ``questions`` on the tenant's current documents (see the module docstring)."""
+    """Evaluate ``questions`` on the tenant's current documents (see the module docstring).
+
+    ``policy`` is the answer path's support policy: ``REJECT`` (as `pincite ask`
+    runs by default) refuses an answer with an unsupported fact, so every claim
+    counted is supported or partial; ``FLAG`` keeps those answers and shows how
+    attributable the generator's claims are.
+    """
     texts = _Texts(store, tenant)
     if not texts.ids:
         raise InputError(f"tenant {tenant!r} has no documents; ingest some first")
@@ -363,6 +372,7 @@ def run_qa_eval(
                 k=k,
                 modes=modes,
                 per_document=per_document,
+                policy=policy,
             )
         )
         if progress:
@@ -379,6 +389,7 @@ def run_qa_eval(
             "tenant": tenant,
             "k": k,
             "per_document": per_document,
+            "support_policy": policy.value,
             "threshold_over": "retrieval score of the top passage",
         },
     )
