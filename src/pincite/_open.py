@@ -21,7 +21,8 @@ def open_store(db: str | Path) -> Store:
             from pincite.store.postgres import PostgresStore
         except ImportError as exc:
             raise ConfigurationError(
-                "PostgreSQL needs the postgres extra: pip install 'pincite[postgres]'"
+                "PostgreSQL needs the postgres extra: pip install -e '.[postgres]' in a pincite "
+                "clone (once published: pip install 'pincite[postgres]')"
             ) from exc
         store: Store = PostgresStore(address)
         return store

@@ -90,14 +90,15 @@ def serve(
 
     Callers authenticate with a workspace key from `pincite keys create`; the
     workspace comes from the key. Uploads are ingested as jobs in a background
-    process at lower priority. Needs the server extra: pip install 'pincite[server]'.
+    process at lower priority. Needs the server extra: pip install -e '.[server]'
+    in a pincite clone.
     """
     try:
         import uvicorn
 
         import pincite.server  # noqa: F401  (FastAPI present?)
     except ImportError:
-        fail("the HTTP server needs the server extra: pip install 'pincite[server]'")
+        fail(f"the HTTP server needs the server extra: {_install('server')}")
         return
     from pincite.server import worker as serving
 
@@ -223,12 +224,12 @@ def mcp(
 
     Tools: search, fetch_evidence, check_citations, answer. The workspace is
     fixed for the process; clients cannot choose it. Logs go to stderr.
-    Needs the mcp extra: pip install 'pincite[mcp]'.
+    Needs the mcp extra: pip install -e '.[mcp]' in a pincite clone.
     """
     try:
         from pincite.mcp_server import serve_stdio
     except ImportError:
-        fail("the MCP server needs the mcp extra: pip install 'pincite[mcp]'")
+        fail(f"the MCP server needs the mcp extra: {_install('mcp')}")
         return
     from pincite.server.keys import tenant_for
 
@@ -308,3 +309,11 @@ def agent(
 
 
 COMMANDS = [serve, keys, mcp, agent]
+
+
+def _install(extra: str) -> str:
+    """How to get an extra, from a clone (pincite is not on PyPI yet) and once published."""
+    return (
+        f"pip install -e '.[{extra}]' in a pincite clone "
+        f"(once published: pip install 'pincite[{extra}]')"
+    )

@@ -19,7 +19,10 @@ from pincite.errors import ConfigurationError
 
 __all__ = ["SentenceTransformerEmbedder"]
 
-_INSTALL_HINT = "pip install 'pincite[sentence-transformers]'"
+_INSTALL_HINT = (
+    "pip install -e '.[sentence-transformers]' in a pincite clone "
+    "(once published: pip install 'pincite[sentence-transformers]')"
+)
 
 
 class SentenceTransformerEmbedder:

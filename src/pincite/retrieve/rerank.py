@@ -26,7 +26,8 @@ class CrossEncoderReranker:
         except ImportError as exc:
             raise ConfigurationError(
                 "the cross-encoder reranker needs sentence-transformers: "
-                "pip install 'pincite[sentence-transformers]'"
+                "pip install -e '.[sentence-transformers]' in a pincite clone "
+                "(once published: pip install 'pincite[sentence-transformers]')"
             ) from exc
         self._model = CrossEncoder(model_name_or_path, device="cpu")
         self.name = f"cross-encoder:{model_name_or_path}"

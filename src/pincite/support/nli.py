@@ -27,7 +27,10 @@ __all__ = ["NLI_THRESHOLDS", "NLISupportChecker"]
 #: entailment probability above 0.5 as support; partial from 0.3.
 NLI_THRESHOLDS = Thresholds(partial=0.3, supported=0.5)
 
-_INSTALL_HINT = "pip install 'pincite[sentence-transformers]'"
+_INSTALL_HINT = (
+    "pip install -e '.[sentence-transformers]' in a pincite clone "
+    "(once published: pip install 'pincite[sentence-transformers]')"
+)
 
 
 class NLISupportChecker:

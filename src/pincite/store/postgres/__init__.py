@@ -1,4 +1,4 @@
-"""PostgreSQL backend (``pip install 'pincite[postgres]'``): psycopg 3 and pgvector."""
+"""PostgreSQL backend (``pip install -e '.[postgres]'`` in a clone): psycopg 3 and pgvector."""
 
 from pincite.store.postgres.store import PostgresStore
 
