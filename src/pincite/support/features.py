@@ -306,10 +306,12 @@ def coverage(
     claim: Collection[str], evidence: Collection[str], weights: Mapping[str, float]
 ) -> float:
     """Weighted share of the claim's terms found in the evidence, in [0, 1]; 1 for no terms."""
-    total = sum(weights.get(t, 1.0) for t in claim)
+    # fsum is exact, so the result (and every tie ``windows`` breaks on it) does
+    # not depend on the order a set yields its terms in, which PYTHONHASHSEED changes.
+    total = math.fsum(weights.get(t, 1.0) for t in claim)
     if total == 0:
         return 1.0
-    return sum(weights.get(t, 1.0) for t in claim if t in evidence) / total
+    return math.fsum(weights.get(t, 1.0) for t in claim if t in evidence) / total
 
 
 def negated(text: str) -> bool:

@@ -200,12 +200,14 @@ def greedy_cover(
     """
     weights = analysis.weights
     remaining = set(analysis.claim_terms)
-    total = sum(weights.get(t, 1.0) for t in remaining) or 1.0
+    # fsum: exact, so neither a gain nor a tie between sentences depends on the
+    # order a set yields its terms in, which changes with PYTHONHASHSEED.
+    total = math.fsum(weights.get(t, 1.0) for t in remaining) or 1.0
     chosen: list[int] = []
     while remaining and len(chosen) < max_sentences:
         best, best_gain = -1, 0.0
         for i in indexes:
-            gain = sum(weights.get(t, 1.0) for t in remaining & analysis.sentences[i].terms)
+            gain = math.fsum(weights.get(t, 1.0) for t in remaining & analysis.sentences[i].terms)
             if gain > best_gain:
                 best, best_gain = i, gain
         if best < 0 or (chosen and best_gain < min_gain * total):
