@@ -139,9 +139,14 @@ def test_run_support_eval_tunes_on_dev_and_reports(tmp_path: Path) -> None:
     report = run_support_eval(_wice(tmp_path), checker=LexicalOverlapChecker(), split="test")
     assert report.dataset == "wice" and report.tuned_on == "wice/dev"
     assert report.metrics["n"] == 3 and "three_way" in report.metrics
-    assert report.checker_metrics["n"] == 3
+    assert report.retuned_metrics["n"] == 3
     assert "wice/test n=3" in report.format()
     assert json.loads(json.dumps(report.to_dict()))["split"] == "test"
+    untuned = run_support_eval(
+        _wice(tmp_path), checker=LexicalOverlapChecker(), split="test", tune=False
+    )
+    assert untuned.thresholds is None and untuned.retuned_metrics == {}
+    assert untuned.to_dict()["retuned"] is None and "re-tuned" not in untuned.format()
     with pytest.raises(ConfigurationError):
         run_support_eval(tmp_path, checker=LexicalOverlapChecker(), split="test")
 
@@ -177,7 +182,8 @@ def _scored_wice(tmp_path: Path) -> tuple[Path, Scripted]:
             for claim, label, _ in rows
         ]  # fmt: skip
         _write_jsonl_gz(root / "claim" / f"{split}.jsonl.gz", records)
-    answers = {claim: SupportResult(U, score) for claim, _, score in _DEV_WICE + _TEST_WICE}
+    # The scripted verdict (always "supported") disagrees with every cut on purpose.
+    answers = {claim: SupportResult(S, score) for claim, _, score in _DEV_WICE + _TEST_WICE}
     return root, Scripted(answers)
 
 
@@ -190,18 +196,34 @@ def test_thresholds_are_tuned_on_dev_scores_never_on_the_reported_split(tmp_path
         [s for *_, s in _TEST_WICE], [_label(lab) for _, lab, _ in _TEST_WICE]
     )
     assert on_test.supported == pytest.approx(0.225)
-    # The reported numbers are test's (3 claims), judged with dev's cut: the one
+    # The re-tuned numbers are test's (3 claims), judged with dev's cut: the one
     # supported test claim (0.35 < 0.5) is missed.
-    assert report.metrics["n"] == 3
-    assert report.metrics["labels"] == {"supported": 1, "partial": 0, "unsupported": 2}
-    assert report.metrics["binary"]["accuracy"] == pytest.approx(2 / 3)
+    retuned = report.retuned_metrics
+    assert retuned["n"] == 3
+    assert retuned["labels"] == {"supported": 1, "partial": 0, "unsupported": 2}
+    assert retuned["binary"]["accuracy"] == pytest.approx(2 / 3)
+    assert "re-tuned on wice/dev (partial=" in report.format()
+
+
+def test_headline_numbers_are_the_checkers_own_verdicts(tmp_path: Path) -> None:
+    """The shipped thresholds decide the headline; re-tuned ones are only the extra."""
+    root, checker = _scored_wice(tmp_path)
+    report = run_support_eval(root, checker=checker, split="test")
+    # The checker calls every claim "supported": right on the one supported test
+    # claim only. Dev's cuts would reject the two unsupported ones.
+    assert report.metrics["binary"]["accuracy"] == pytest.approx(1 / 3)
+    assert report.metrics["binary"]["rejected"]["recall"] == 0.0
+    assert report.retuned_metrics["binary"]["rejected"]["recall"] == 1.0
+    shown = report.format().splitlines()
+    assert shown[0].endswith("(shipped thresholds)") and shown[-1].startswith("re-tuned on")
+    assert report.to_dict()["metrics"] == report.metrics
 
 
 def test_dev_split_is_tuned_and_reported_on_itself(tmp_path: Path) -> None:
     root, checker = _scored_wice(tmp_path)
     report = run_support_eval(root, checker=checker, split="dev")
-    assert report.tuned_on == "wice/dev" and report.metrics["n"] == 4
-    assert report.metrics["binary"]["accuracy"] == 1.0
+    assert report.tuned_on == "wice/dev" and report.retuned_metrics["n"] == 4
+    assert report.retuned_metrics["binary"]["accuracy"] == 1.0
 
 
 def test_attributionbench_thresholds_come_from_its_dev_file(tmp_path: Path) -> None:
@@ -224,7 +246,8 @@ def test_attributionbench_thresholds_come_from_its_dev_file(tmp_path: Path) -> N
     report = run_support_eval(root, checker=Scripted(answers), split="test")
     assert report.tuned_on == "attributionbench/dev"
     assert report.thresholds is not None and report.thresholds.supported == pytest.approx(0.8)
-    assert report.metrics["n"] == 2 and report.metrics["binary"]["accuracy"] == pytest.approx(0.5)
+    retuned = report.retuned_metrics
+    assert retuned["n"] == 2 and retuned["binary"]["accuracy"] == pytest.approx(0.5)
 
 
 def _label(name: str) -> Verdict:
