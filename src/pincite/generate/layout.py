@@ -74,7 +74,10 @@ _FURNITURE = re.compile(
     re.I,
 )
 _FOOTNOTE = re.compile(r"^\d{1,2}\s+[A-Z]")
-_ITEM = re.compile(r"^(?:[-*•·‣◦▪●○–—+]|\d{1,3}[.)]|\(?[a-zA-Z0-9ivx]{1,4}\)|[a-z][.)])\s")
+# Bullets include the private-use code points PDF symbol fonts extract to.
+_ITEM = re.compile(
+    r"^(?:[-*•·‣◦▪●○–—−+\ue000-\uf8ff]|\d{1,3}[.)]|\(?[a-zA-Z0-9ivx]{1,4}\)|[a-z][.)])\s"
+)
 _MD_HEADING = re.compile(r"^#{1,6}\s")
 _CODE = frozenset('|=<>*;[]{}"#\\')
 _CODE_SHARE = 0.05

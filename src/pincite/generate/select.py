@@ -288,6 +288,13 @@ def list_items(
     return best
 
 
+def _own_line(text: str, u: Unit, units: list[Unit], i: int) -> bool:
+    """True for a statement set on lines of its own, as list items without bullets are."""
+    before = text[: u.start].rstrip(" \t")
+    after_end = units[i + 1].start if i + 1 < len(units) else len(text)
+    return (not before or before.endswith("\n")) and "\n" in text[u.end : after_end] + "\n"
+
+
 def _items_after(
     p: Passage, units: list[Unit], i: int, pool: _Pool, limit: int
 ) -> list[tuple[Piece, ...]]:
@@ -305,7 +312,7 @@ def _items_after(
         if u.role is Role.LABEL and i + 1 < len(units) and units[i + 1].role is Role.STATEMENT:
             items.append(((p, u.start, units[i + 1].end),))
             i += 2
-        elif u.role is Role.ITEM:
+        elif u.role is Role.ITEM or (u.role is Role.STATEMENT and _own_line(p.text, u, units, i)):
             items.append(((p, u.start, u.end),))
             i += 1
         elif u.role in (Role.STATEMENT, Role.FOOTNOTE, Role.FURNITURE, Role.FRAGMENT) and items:
