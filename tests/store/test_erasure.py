@@ -117,6 +117,25 @@ def test_erase_one_chunk_blanks_a_title_taken_from_it(
     assert statuses == [FetchStatus.ERASED] + [FetchStatus.OK] * len(rest)
 
 
+def test_erased_title_leaves_the_other_chunks_index_text(
+    store: Store, tenants: tuple[str, str]
+) -> None:
+    a, _ = tenants
+    word, other = marker(), marker()
+    text = f"Report on {word}\n\nBudgets for {other} were approved.\n\nMinutes follow."
+    did, first, *rest = put(store, a, "u://t", text, title=f"Report on {word}")
+    # Every chunk's index text starts with the title, so all of them match it.
+    assert len(lexical_ids(store, a, word)) == 1 + len(rest)
+    first_chunk = ids.decode(first)
+    assert isinstance(first_chunk, ids.ChunkRef)
+    store.erase(a, did, first_chunk.chunk_id)
+    assert lexical_ids(store, a, word) == []
+    assert len(lexical_ids(store, a, other)) == 1  # the rest is still found
+    [version] = store.versions(a, did)
+    for chunk in store.chunks(a, did, version.content_hash):
+        assert word not in chunk.embed_text
+
+
 @pytest.fixture
 def own_store(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Store]:
     """A store of this test's own: a Corpus records its embedder in store-wide meta."""

@@ -167,10 +167,12 @@ def _fetch_one(store: Store, raw: str, tenant: str, max_chars: int | None) -> Fe
         title=document.title,
         uri=document.uri,
     )
-    if document.status is DocumentStatus.DELETED:
-        return _replace_status(base, FetchStatus.DELETED)
+    # Erased before deleted: erasure is final, so an audit must see it even
+    # on a document that is also (reversibly) deleted.
     if _touches_erased(version, chunks, start, end):
         return _replace_status(base, FetchStatus.ERASED)
+    if document.status is DocumentStatus.DELETED:
+        return _replace_status(base, FetchStatus.DELETED)
     status = FetchStatus.OK
     covered = _covered(chunks, start, end)
     if covered is None:

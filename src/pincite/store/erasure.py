@@ -20,7 +20,7 @@ every evidence id resolvable as ``erased`` (DESIGN.md, invariant 7):
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -109,3 +109,33 @@ def erase_document(
     if needle and any(needle in t.casefold() for t in erased_texts):
         return DocumentErasure(ERASED_TITLE, None, clear_metadata=False)
     return DocumentErasure(None, None, clear_metadata=False)
+
+
+def derived_from(
+    title: str, sections: Iterable[Iterable[str]], erased_texts: Sequence[str]
+) -> list[str]:
+    """The document's title and headings that occur in erased text, longest first.
+
+    Other chunks carry them in their index text (``embed_text``: title and
+    heading path) and heading path; left there, an erased title or heading
+    would still match a search.
+    """
+    folded = [t.casefold() for t in erased_texts]
+    candidates = {title, *(s for path in sections for s in path)}
+    found = [s for s in candidates if s.strip() and any(s.strip().casefold() in t for t in folded)]
+    return sorted(found, key=len, reverse=True)
+
+
+def scrub(
+    embed_text: str, text: str, section: Sequence[str], removed: Sequence[str]
+) -> tuple[str, list[str]]:
+    """A remaining chunk's index text and heading path without ``removed`` strings.
+
+    Only the header above the chunk's own ``text`` changes (``embed_text`` is
+    title and heading path, then the text): the chunk's text is not erased.
+    """
+    head = embed_text[: len(embed_text) - len(text)] if embed_text.endswith(text) else embed_text
+    body = embed_text[len(head) :]
+    for s in removed:
+        head = head.replace(s, "")
+    return head + body, [s for s in section if s not in removed]

@@ -203,7 +203,10 @@ def erase(cur: Cursor, tenant: str, document_id: str, chunk_id: str | None) -> i
         cur.execute("DELETE FROM routing WHERE tenant = %s AND document_id = %s", key)
     for content_hash, ranges in by_version.items():
         _tombstone_version(cur, tenant, document_id, content_hash, ranges, whole=whole)
-    _blank_document(cur, tenant, document_id, [t[3] for t in targets], whole=whole)
+    erased_texts = [t[3] for t in targets]
+    if not whole:
+        _scrub_remaining(cur, delta, document_id, erased_texts)
+    _blank_document(cur, tenant, document_id, erased_texts, whole=whole)
     delta.commit(cur)
     return len(targets)
 
@@ -242,6 +245,42 @@ def _tombstone_version(
         " AND current_hash = %s",
         (new, *key, old),
     )
+
+
+def _scrub_remaining(cur: Cursor, delta: Delta, document_id: str, erased_texts: list[str]) -> None:
+    """Take a title or heading found in the erased text out of the other chunks' index text."""
+    key = (delta.tenant, document_id)
+    doc = cur.execute(
+        "SELECT title, status, current_hash FROM documents WHERE tenant = %s AND document_id = %s",
+        key,
+    ).fetchone()
+    found = cur.execute(
+        "SELECT id, text, embed_text, section FROM chunks"
+        " WHERE tenant = %s AND document_id = %s AND NOT erased",
+        key,
+    ).fetchall()
+    if doc is None:
+        return
+    removed = erasure.derived_from(doc[0], [r[3] for r in found], erased_texts)
+    if not removed:
+        return
+    unindex(cur, delta, document_id)
+    cur.executemany(
+        "UPDATE chunks SET embed_text = %s, section = %s WHERE tenant = %s AND id = %s",
+        [
+            (*_scrubbed(embed_text, text, section, removed), delta.tenant, row_id)
+            for row_id, text, embed_text, section in found
+        ],
+    )
+    if doc[1] == DocumentStatus.LIVE.value and doc[2] is not None:
+        index(cur, delta, document_id, content_hash=doc[2])
+
+
+def _scrubbed(
+    embed_text: str, text: str, section: list[str], removed: list[str]
+) -> tuple[str, Jsonb]:
+    new_embed, new_section = erasure.scrub(embed_text, text, section, removed)
+    return new_embed, Jsonb(new_section)
 
 
 def _blank_document(

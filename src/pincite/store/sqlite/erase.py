@@ -15,8 +15,14 @@ import json
 import sqlite3
 import time
 
+from pincite.model import DocumentStatus
 from pincite.store import erasure
-from pincite.store.sqlite.fts import fts_table, unindex_chunks
+from pincite.store.sqlite.fts import (
+    add_current_to_fts,
+    drop_from_indexes,
+    fts_table,
+    unindex_chunks,
+)
 
 # How long erase waits for readers to let a TRUNCATE checkpoint finish. A
 # reader holding an old snapshot pins the log; past this the log is left for
@@ -58,7 +64,10 @@ def erase(conn: sqlite3.Connection, tenant: str, document_id: str, chunk_id: str
         conn.execute("DELETE FROM routing WHERE tenant = ? AND document_id = ?", key)
     for chash, ranges in by_version.items():
         _tombstone_version(conn, tenant, document_id, chash, ranges, whole=whole)
-    _blank_document(conn, tenant, document_id, [t[4] for t in targets], whole=whole)
+    erased_texts = [t[4] for t in targets]
+    if not whole:
+        _scrub_remaining(conn, tenant, document_id, erased_texts)
+    _blank_document(conn, tenant, document_id, erased_texts, whole=whole)
     table = fts_table(conn, tenant)
     if table is not None and targets:
         # A full merge rewrites the tenant's index without the deleted rows'
@@ -100,6 +109,35 @@ def _tombstone_version(
         " AND current_hash = ?",
     ):
         conn.execute(statement, (new, *key, old))
+
+
+def _scrub_remaining(
+    conn: sqlite3.Connection, tenant: str, document_id: str, erased_texts: list[str]
+) -> None:
+    """Take a title or heading found in the erased text out of the other chunks' index text."""
+    key = (tenant, document_id)
+    doc = conn.execute(
+        "SELECT title, status FROM documents WHERE tenant = ? AND document_id = ?", key
+    ).fetchone()
+    rows = conn.execute(
+        "SELECT rowid, text, embed_text, section FROM chunks"
+        " WHERE tenant = ? AND document_id = ? AND erased = 0",
+        key,
+    ).fetchall()
+    if doc is None:
+        return
+    removed = erasure.derived_from(doc[0], [json.loads(r[3]) for r in rows], erased_texts)
+    if not removed:
+        return
+    for rowid, text, embed_text, section in rows:
+        new_embed, new_section = erasure.scrub(embed_text, text, json.loads(section), removed)
+        conn.execute(
+            "UPDATE chunks SET embed_text = ?, section = ? WHERE rowid = ?",
+            (new_embed, json.dumps(new_section), rowid),
+        )
+    drop_from_indexes(conn, tenant, document_id)
+    if doc[1] == DocumentStatus.LIVE.value:
+        add_current_to_fts(conn, tenant, document_id)
 
 
 def _blank_document(
