@@ -88,7 +88,9 @@ class Corpus:
             hint = (
                 "its chunks have no vectors; run `pincite reindex` to embed them"
                 if recorded == LEXICAL_ONLY
-                else "open it with the same embedder or run `pincite reindex` to re-embed"
+                # Every embedder's name is also its spec, so the hint can be copied as is.
+                else f"open it with that embedder (--embedder {recorded}) "
+                "or run `pincite reindex` to re-embed"
             )
             raise ConfigurationError(
                 f"this store was indexed with embedder {recorded!r}, not {embedder.name!r}; {hint}"

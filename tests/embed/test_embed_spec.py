@@ -93,7 +93,10 @@ def test_float_and_quantised_names_differ_and_a_store_refuses_the_other() -> Non
     for built_with, opened_with in ((float_model, quantised), (quantised, float_model)):
         store = SQLiteStore(":memory:")
         Corpus(store, built_with)  # records the embedder that builds the store
-        with pytest.raises(ConfigurationError, match=r"run `pincite reindex`"):
+        with pytest.raises(ConfigurationError, match=r"run `pincite reindex`") as refused:
             Corpus(store, opened_with)
+        # The hint names a spec that rebuilds the embedder the store was built with.
+        hinted = str(refused.value).split("--embedder ", 1)[1].split(")", 1)[0]
+        assert embedder_from_spec(hinted) is built_with
         Corpus(store, built_with)  # the same one is still welcome
         store.close()
