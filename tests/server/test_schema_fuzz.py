@@ -1,18 +1,20 @@
 """Property-based: requests generated from the OpenAPI schema (schemathesis) never get a 5xx.
 
-Runs in process over ASGI, with a valid key, each operation through Hypothesis.
+Runs in process over ASGI, each operation through Hypothesis, each request with a
+valid key, without one, with a hostile Authorization header, and with malformed
+Unicode planted in it (``fuzz_cases``). `benchmarks/fuzz_http.py` runs many more.
 """
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import schemathesis
-from hypothesis import HealthCheck, given, settings
+from fastapi.testclient import TestClient
+from fuzz_cases import Tally, fuzz_operation
 
 import pincite
 from pincite.server import create_app, create_key
@@ -34,34 +36,15 @@ def app_and_key(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any,
         yield create_app(corpus, max_upload_bytes=65536), key
 
 
-def _server_errors(operation: Any, headers: dict[str, str]) -> list[str]:
-    """5xx replies to ``EXAMPLES`` requests Hypothesis generates for one operation."""
-    failures: list[str] = []
-
-    @given(case=operation.as_strategy())
-    @settings(
-        max_examples=EXAMPLES,
-        deadline=None,
-        database=None,
-        derandomize=True,  # the same requests every run: a CI failure reproduces
-        suppress_health_check=list(HealthCheck),
-    )
-    def call(case: Any) -> None:
-        response = case.call(headers=headers)
-        if response.status_code >= 500:
-            failures.append(f"{operation.label}: {response.status_code} {response.text[:300]}")
-        assert response.status_code < 500
-
-    with contextlib.suppress(AssertionError):  # reported by the caller, every operation at once
-        call()
-    return failures
-
-
 def test_no_generated_request_gets_a_server_error(app_and_key: tuple[Any, str]) -> None:
+    """Each generated request with a key, without, with a hostile header, with broken text."""
     app, key = app_and_key
     schema = schemathesis.openapi.from_asgi("/openapi.json", app)
     operations = [result.ok() for result in schema.get_all_operations()]
     assert len(operations) >= 18
-    headers = {"Authorization": f"Bearer {key}"}
-    failures = [f for op in operations for f in _server_errors(op, headers)]
-    assert not failures, "\n".join(failures)
+    tally = Tally()
+    with TestClient(app) as client:
+        for operation in operations:
+            fuzz_operation(operation, client, key, EXAMPLES, tally)
+    assert tally.requests >= 4 * len(operations)
+    assert not tally.failures, "\n".join(tally.failures[:30])
