@@ -15,6 +15,7 @@ from live_server_process import (
     UPLOAD_LIMIT_MB,
     LiveServer,
     clean_env,
+    running_server,
     service_command,
     wait_for_port,
 )
@@ -337,3 +338,44 @@ def test_serve_loads_the_support_checker_model_before_it_listens(tmp_path: Path)
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_links_use_the_public_base_never_the_host_header(
+    live_server: LiveServer, seeded: dict[str, Seeded]
+) -> None:
+    headers = {"Host": "evil.example", "X-Forwarded-Host": "evil.example"}
+    with live_server.client("alpha") as client:
+        hits = client.post("/v1/search", json={"question": "retention"}, headers=headers).json()
+        resolved = client.post(
+            "/v1/citations/resolve",
+            json={"evidence_id": seeded["alpha"].evidence_id},
+            headers=headers,
+        ).json()
+    links = [h["view_url"] for h in hits["hits"]] + [resolved["view_url"]]
+    # serve's default base is its bind address; the Host header never enters a link.
+    assert links and all(link.startswith(f"{live_server.base_url}/view/") for link in links)
+
+
+def test_a_fetch_session_holds_across_connections_and_workers(
+    live_server: LiveServer, seeded: dict[str, Seeded]
+) -> None:
+    own = seeded["alpha"].evidence_id
+    with live_server.client("alpha") as client:
+        session = client.post("/v1/sessions").json()["session_id"]
+    # A fresh connection each time, so the requests land on the server's several workers.
+    for _ in range(12):
+        with live_server.client("alpha") as fresh:
+            body = {"ids": [own], "session": session}
+            assert fresh.post("/v1/evidence/fetch", json=body).status_code == 200
+            check = fresh.post("/v1/citations/check", json={"ids": [own], "session": session})
+            assert check.json()["all_valid"] is True
+
+
+def test_stopping_the_server_closes_the_store(tmp_path: Path) -> None:
+    """SIGTERM: each worker's lifespan closes its corpus, which checkpoints the WAL."""
+    with running_server(tmp_path) as server, server.client("alpha") as client:
+        r = client.post("/v1/documents", json={"text": "Fees are due monthly.", "uri": "fees"})
+        assert r.status_code == 201
+        wal = server.db.with_name(server.db.name + "-wal")
+        assert wal.exists() and wal.stat().st_size > 0  # the write sits in the log now
+    assert not wal.exists() or wal.stat().st_size == 0
