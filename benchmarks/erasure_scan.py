@@ -17,6 +17,7 @@ erased half never. Re-ingesting an erased text must be a new version.
 
     .venv/bin/python benchmarks/erasure_scan.py                  # both, 200 documents
     .venv/bin/python benchmarks/erasure_scan.py --backend sqlite --docs 1000
+    .venv/bin/python benchmarks/erasure_scan.py --filler 3000    # erase cost in a larger tenant
 """
 
 from __future__ import annotations
@@ -51,6 +52,13 @@ def text_of(title: str, body: str) -> str:
     return f"Report on {title}\n\nThe {body} committee approved it.\n\n{filler}"
 
 
+def ingest_filler(corpus: Corpus, n: int) -> None:
+    """``n`` more documents in the tenant (about 3 chunks each): erase cost grows with them."""
+    for i in range(n):
+        paras = [f"Filler {i}.{j} on budgets, minutes and committees. " * 25 for j in range(3)]
+        corpus.ingest_text("\n\n".join(paras), uri=f"filler://{i}", tenant=TENANT)
+
+
 def ingest_all(corpus: Corpus, n: int) -> list[tuple[str, list[str], str]]:
     """``n`` documents: (document id, its words, its text)."""
     out = []
@@ -82,11 +90,12 @@ def reingest_status(corpus: Corpus, text: str, uri: str) -> str:
     return corpus.ingest_text(text, uri=uri, tenant=TENANT).status.value
 
 
-def sqlite_scan(n: int) -> dict[str, Any]:
+def sqlite_scan(n: int, filler: int) -> dict[str, Any]:
     folder = Path(tempfile.mkdtemp(prefix="erasure-scan-"))
     path = folder / "store.db"
     store, reader = SQLiteStore(path), SQLiteStore(path)
     corpus = Corpus(store)
+    ingest_filler(corpus, filler)
     docs = ingest_all(corpus, n)
     reader.search_lexical(TENANT, ["committee"], 5)
     erased, erase_ms = erase_half(corpus, docs)
@@ -109,6 +118,7 @@ def sqlite_scan(n: int) -> dict[str, Any]:
     again.close()
     return {
         "documents": n,
+        "other documents in the tenant": filler,
         "erased words": len(erased),
         "erased words found, open (db+wal+shm)": open_hits,
         "wal bytes after erase": wal_bytes,
@@ -119,7 +129,7 @@ def sqlite_scan(n: int) -> dict[str, Any]:
     }
 
 
-def postgres_scan(n: int, url: str | None) -> dict[str, Any]:
+def postgres_scan(n: int, filler: int, url: str | None) -> dict[str, Any]:
     spec = importlib.util.spec_from_file_location("pg", ROOT / "tests/store/pg_embedded.py")
     assert spec is not None and spec.loader is not None
     pg = importlib.util.module_from_spec(spec)
@@ -137,11 +147,13 @@ def postgres_scan(n: int, url: str | None) -> dict[str, Any]:
     try:
         store = PostgresStore(url)
         corpus = Corpus(store)
+        ingest_filler(corpus, filler)
         docs = ingest_all(corpus, n)
         erased, erase_ms = erase_half(corpus, docs)
         kept = [w for _, words, _ in docs[1::2] for w in words]
         result: dict[str, Any] = {
             "documents": n,
+            "other documents in the tenant": filler,
             "erased words": len(erased),
             "erased words in any row": _rows_holding(url, erased),
             "kept words in rows": f"{_rows_holding(url, kept)}/{len(kept)}",
@@ -206,13 +218,14 @@ def show(name: str, figures: dict[str, Any]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--docs", type=int, default=200)
+    parser.add_argument("--filler", type=int, default=0, help="other documents in the tenant")
     parser.add_argument("--backend", choices=["sqlite", "postgres", "both"], default="both")
     parser.add_argument("--db", help="a postgresql:// URL (default: a throwaway server)")
     args = parser.parse_args()
     if args.backend in ("sqlite", "both"):
-        show("SQLite", sqlite_scan(args.docs))
+        show("SQLite", sqlite_scan(args.docs, args.filler))
     if args.backend in ("postgres", "both"):
-        show("PostgreSQL", postgres_scan(args.docs, args.db))
+        show("PostgreSQL", postgres_scan(args.docs, args.filler, args.db))
 
 
 if __name__ == "__main__":
