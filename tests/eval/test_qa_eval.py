@@ -108,6 +108,29 @@ def test_json_report_on_a_lexical_store(store: Path, questions: Path) -> None:
     assert report["settings"]["generator"] and report["settings"]["per_document"] is False
 
 
+def test_tradeoff_sweeps_the_extractive_threshold(store: Path, questions: Path) -> None:
+    with pincite.open(store, embedder=None) as corpus:
+        generator = corpus.generator
+        report = run_qa_eval(
+            corpus.store,
+            None,
+            load_questions(questions),
+            generator,
+            support_checker_for(None),
+            tenant="default",
+        )
+    assert report.settings["threshold_over"] == "extractive answer score"
+    assert report.settings["threshold"] == generator.threshold  # type: ignore[attr-defined]
+    curve = report.tradeoff
+    assert len(curve) == 41
+    coverage = [c for _, c, _ in curve]
+    refusal = [r for _, _, r in curve]
+    assert coverage == sorted(coverage, reverse=True) and refusal == sorted(refusal)
+    # with no threshold at all, the answerable questions get at least what they got as configured
+    assert coverage[0] >= report.summary["answers"]["cited_gold"]
+    assert curve[0][0] < curve[-1][0]  # swept from the lowest score to the highest
+
+
 def test_html_report_is_self_contained(store: Path, questions: Path, tmp_path: Path) -> None:
     page = tmp_path / "report.html"
     result = run_cli(str(questions), "--db", str(store), "--embedder", "none", "--html", str(page))
@@ -244,6 +267,8 @@ def test_an_llm_generator_gets_the_same_evaluation(store: Path, questions: Path)
     assert parking.timings_ms["generate"] == 0
     assert report.summary["answers"]["refusal_recall"] == 1.0
     assert report.settings["generator"] == llm.name
+    # a model exposes no answer score: the trade-off is over retrieval scores
+    assert report.settings["threshold_over"] == "retrieval score of the top passage"
 
 
 CHROMIUM = Path("/usr/bin/chromium")

@@ -9,15 +9,13 @@ chosen), timed per stage. The figures come from :mod:`pincite.eval.qa_metrics`.
 from __future__ import annotations
 
 import json
-import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from pincite.embed.base import Embedder, Vectors
+from pincite.embed.base import Embedder
 from pincite.errors import InputError
 from pincite.eval.qa_metrics import (
     KS,
@@ -34,7 +32,9 @@ from pincite.eval.qa_metrics import (
     summarize,
     tradeoff,
 )
-from pincite.generate.base import Generation, Generator, Passage
+from pincite.eval.qa_timing import Clock, TimedEmbedder, TimedGenerator, TimedSource
+from pincite.generate.base import Generator, Passage
+from pincite.generate.extractive import ExtractiveGenerator
 from pincite.ground.answer import AnswerResult, SupportPolicy, answer_question
 from pincite.model import DocumentStatus, RetrievalResult
 from pincite.retrieve.search import SearchMode, SearchOptions, retrieve
@@ -66,99 +66,6 @@ def load_questions(path: Path) -> list[QAQuestion]:
     if not questions:
         raise InputError(f"{path} has no questions")
     return questions
-
-
-class _Clock:
-    """Milliseconds spent per stage, for the question being run."""
-
-    def __init__(self) -> None:
-        self.ms: dict[str, float] = defaultdict(float)
-
-    @contextmanager
-    def stage(self, name: str) -> Iterator[None]:
-        t0 = time.perf_counter()
-        try:
-            yield
-        finally:
-            self.ms[name] += (time.perf_counter() - t0) * 1000
-
-
-class _TimedEmbedder:
-    """The store's embedder, timed: only the query embeddings of retrieval pass here."""
-
-    def __init__(self, inner: Embedder, clock: _Clock) -> None:
-        self._inner, self._clock = inner, clock
-
-    @property
-    def name(self) -> str:
-        return self._inner.name
-
-    @property
-    def dim(self) -> int:
-        return self._inner.dim
-
-    def embed_documents(self, texts: Sequence[str]) -> Vectors:
-        with self._clock.stage("embed"):
-            return self._inner.embed_documents(texts)
-
-    def embed_query(self, text: str) -> Vectors:
-        with self._clock.stage("embed"):
-            return self._inner.embed_query(text)
-
-
-class _TimedGenerator:
-    def __init__(self, inner: Generator, clock: _Clock) -> None:
-        self._inner, self._clock = inner, clock
-
-    @property
-    def name(self) -> str:
-        return self._inner.name
-
-    @property
-    def is_model(self) -> bool:
-        return self._inner.is_model
-
-    def generate(
-        self,
-        question: str,
-        passages: Sequence[Passage],
-        *,
-        summary: str = "",
-        feedback: str | None = None,
-    ) -> Generation:
-        with self._clock.stage("generate"):
-            return self._inner.generate(question, passages, summary=summary, feedback=feedback)
-
-
-@dataclass
-class _Source:
-    """What the answer path reads (an ``AnswerSource``), timed and optionally scoped."""
-
-    store: Store
-    embedder: Embedder | None
-    clock: _Clock
-    scope: tuple[str, ...] | None = None
-
-    def retrieve(
-        self,
-        question: str,
-        *,
-        tenant: str,
-        k: int = 6,
-        options: SearchOptions | None = None,
-    ) -> RetrievalResult:
-        if options is None:
-            options = SearchOptions(mode=SearchMode.HYBRID if self.embedder else SearchMode.LEXICAL)
-        with self.clock.stage("retrieve"):
-            return retrieve(
-                self.store,
-                self.embedder,
-                question,
-                tenant=tenant,
-                k=k,
-                scope=self.scope,
-                options=options,
-            )
 
 
 class _Texts:
@@ -246,44 +153,55 @@ class QAReport:
         }
 
 
+Scorer = Callable[[str, Sequence[Passage]], float]
+
+
+@dataclass(frozen=True)
+class _Run:
+    """What every question of one evaluation shares."""
+
+    store: Store
+    embedder: Embedder | None
+    support: SupportChecker
+    texts: _Texts
+    tenant: str
+    k: int
+    per_document: bool
+    policy: SupportPolicy
+
+
 def run_question(
     q: QAQuestion,
-    *,
-    store: Store,
-    embedder: Embedder | None,
+    run: _Run,
     generator: Generator,
-    support: SupportChecker,
-    texts: _Texts,
-    tenant: str,
-    k: int,
     modes: Sequence[SearchMode],
-    per_document: bool,
-    policy: SupportPolicy = SupportPolicy.REJECT,
+    scorer: Scorer | None = None,
 ) -> QuestionOutcome:
-    gold = texts.locate(q) if q.answerable else []
+    """One question through the answer path (and each mode's search for its recall).
+
+    The outcome's ``score`` is ``scorer`` applied to the passages the generator
+    was shown, or without a scorer the top passage's retrieval score.
+    """
+    gold = run.texts.locate(q) if q.answerable else []
+    found = bool(gold) or not q.answerable
     scope = None
-    if per_document and q.document is not None:
-        scope = tuple(texts.named(q.document))
+    if run.per_document and q.document is not None:
+        scope = tuple(run.texts.named(q.document))
         if not scope:
-            return QuestionOutcome(
-                q.id,
-                q.kind,
-                q.answerable,
-                gold_found=False,
-                message=f"document {q.document!r} is not in the store",
-            )
-    clock = _Clock()
-    timed = _TimedEmbedder(embedder, clock) if embedder is not None else None
-    source = _Source(store, timed, clock, scope)
+            missing = f"document {q.document!r} is not in the store"
+            return QuestionOutcome(q.id, q.kind, q.answerable, gold_found=False, message=missing)
+    clock = Clock()
+    timed = TimedEmbedder(run.embedder, clock) if run.embedder is not None else None
+    answerer = TimedGenerator(generator, clock)
     with clock.stage("total"):
         result = answer_question(
-            source,
+            TimedSource(run.store, timed, clock, scope),
             q.question,
-            _TimedGenerator(generator, clock),
-            tenant=tenant,
-            k=k,
-            support=support,
-            policy=policy,
+            answerer,
+            tenant=run.tenant,
+            k=run.k,
+            support=run.support,
+            policy=run.policy,
         )
     # A stage that did not run (no embedder, nothing retrieved) took 0 ms.
     ms = {stage: clock.ms.get(stage, 0.0) for stage in STAGES}
@@ -292,17 +210,21 @@ def run_question(
     # Searched after the answer, so its timings never gain from these extra searches.
     ranks: dict[str, int | None] = {}
     for mode in modes:
+        options = SearchOptions(mode=mode)
         hits = retrieve(
-            store,
-            embedder,
+            run.store,
+            run.embedder,
             q.question,
-            tenant=tenant,
+            tenant=run.tenant,
             k=max(KS),
             scope=scope,
-            options=SearchOptions(mode=mode),
+            options=options,
         )
         ranks[mode.value] = first_relevant_rank(_hits(hits), gold)
-    score = result.searched[0].score if result.searched else None
+    if scorer is not None:
+        score = scorer(q.question, answerer.passages) if answerer.passages else None
+    else:
+        score = result.searched[0].score if result.searched else None
     if result.answer is None:
         return QuestionOutcome(
             q.id,
@@ -311,10 +233,10 @@ def run_question(
             ranks,
             score=score,
             timings_ms=ms,
-            gold_found=bool(gold) or not q.answerable,
+            gold_found=found,
             message=result.message,
         )
-    spans, cited_text = _cited(result, texts)
+    spans, cited_text = _cited(result, run.texts)
     verdicts = tuple(
         result.support[i].verdict.value if i in result.support else "unchecked"
         for i in range(len(result.answer.claims))
@@ -330,8 +252,46 @@ def run_question(
         verdicts=verdicts,
         score=score,
         timings_ms=ms,
-        gold_found=bool(gold) or not q.answerable,
+        gold_found=found,
     )
+
+
+def _threshold_sweep(
+    questions: Sequence[QAQuestion],
+    run: _Run,
+    generator: Generator,
+    outcomes: Sequence[QuestionOutcome],
+    progress: Callable[[int], None],
+) -> tuple[list[tuple[float, float, float]], dict[str, Any]]:
+    """The refusal/coverage trade-off over the answer threshold, where the generator has one.
+
+    The offline extractive generator exposes the score its threshold is
+    compared with, so each question is answered once more with no threshold
+    and every threshold is then applied to that score. Other generators expose
+    no score; their curve is over the top passage's retrieval score instead.
+    """
+    if isinstance(generator, ExtractiveGenerator):
+        no_threshold = replace(generator.config, threshold=_NEVER, threshold_lexical=_NEVER)
+        opened = ExtractiveGenerator(run.embedder, no_threshold)
+
+        def assess(question: str, passages: Sequence[Passage]) -> float:
+            return generator.assess(question, passages)[0]
+
+        swept = []
+        for i, q in enumerate(questions, start=1):
+            swept.append(run_question(q, run, opened, (), scorer=assess))
+            progress(i)
+        over = {"threshold_over": "extractive answer score", "threshold": generator.threshold}
+    else:
+        swept = list(outcomes)
+        over = {"threshold_over": "retrieval score of the top passage", "threshold": None}
+    scores = sorted({o.score for o in swept if o.score is not None})
+    grid = [scores[0] + (scores[-1] - scores[0]) * i / 40 for i in range(41)] if scores else []
+    return tradeoff(swept, grid), over
+
+
+# Below any score the extractive generator gives: every question gets its best answer.
+_NEVER = -1e9
 
 
 def run_qa_eval(
@@ -357,39 +317,32 @@ def run_qa_eval(
     texts = _Texts(store, tenant)
     if not texts.ids:
         raise InputError(f"tenant {tenant!r} has no documents; ingest some first")
+    run = _Run(store, embedder, support, texts, tenant, k, per_document, policy)
     modes = [SearchMode.LEXICAL] + ([SearchMode.DENSE, SearchMode.HYBRID] if embedder else [])
+    steps = len(questions) * (2 if isinstance(generator, ExtractiveGenerator) else 1)
+
+    def step(done: int) -> None:
+        if progress:
+            progress(done, steps)
+
     outcomes = []
     for i, q in enumerate(questions, start=1):
-        outcomes.append(
-            run_question(
-                q,
-                store=store,
-                embedder=embedder,
-                generator=generator,
-                support=support,
-                texts=texts,
-                tenant=tenant,
-                k=k,
-                modes=modes,
-                per_document=per_document,
-                policy=policy,
-            )
-        )
-        if progress:
-            progress(i, len(questions))
-    scores = sorted({o.score for o in outcomes if o.score is not None})
-    grid = [scores[0] + (scores[-1] - scores[0]) * i / 40 for i in range(41)] if scores else []
+        outcomes.append(run_question(q, run, generator, modes))
+        step(i)
+    curve, over = _threshold_sweep(
+        questions, run, generator, outcomes, lambda i: step(len(questions) + i)
+    )
+    settings = {
+        "generator": generator.name,
+        "embedder": embedder.name if embedder else None,
+        "tenant": tenant,
+        "k": k,
+        "per_document": per_document,
+        "support_policy": policy.value,
+    }
     return QAReport(
         summarize(outcomes, [m.value for m in modes]),
         tuple(outcomes),
-        tuple(tradeoff(outcomes, grid)),
-        {
-            "generator": generator.name,
-            "embedder": embedder.name if embedder else None,
-            "tenant": tenant,
-            "k": k,
-            "per_document": per_document,
-            "support_policy": policy.value,
-            "threshold_over": "retrieval score of the top passage",
-        },
+        tuple(curve),
+        settings | over,
     )

@@ -143,8 +143,9 @@ def plots(report: QAReport) -> list[tuple[str, str]]:
         ax.legend()
         figures.append(
             (
-                "Refusal / coverage trade-off: also refusing when the top passage's retrieval "
-                "score is below a threshold, swept from the lowest score to the highest",
+                f"Refusal / coverage trade-off: refusing when the "
+                f"{report.settings.get('threshold_over', 'score')} is below a threshold, "
+                f"swept from the lowest score to the highest (red: as configured)",
                 _svg(fig),
             )
         )
