@@ -288,10 +288,24 @@ def list_items(
     return best
 
 
+def _entry(p: Passage, start: int, end: int, pool: _Pool) -> tuple[Piece, ...]:
+    """A list entry, continued into the next chunk when a chunk boundary cuts its sentence."""
+    units = pool.units[p.number]
+    if units and end == units[-1].end and not _ends_sentence(p.text[start:end]):
+        nxt = adjacent(p, pool.passages)
+        if nxt is not None and pool.units[nxt.number]:
+            first = pool.units[nxt.number][0]
+            if nxt.text[first.start : first.start + 1].islower():
+                return ((p, start, end), (nxt, first.start, first.end))
+    return ((p, start, end),)
+
+
 def _own_line(text: str, u: Unit, units: list[Unit], i: int) -> bool:
     """True for a statement set on lines of its own, as list items without bullets are."""
     before = text[: u.start].rstrip(" \t")
     after_end = units[i + 1].start if i + 1 < len(units) else len(text)
+    if text[u.start : u.start + 1].islower():
+        return False  # the rest of a sentence the previous chunk began
     return (not before or before.endswith("\n")) and "\n" in text[u.end : after_end] + "\n"
 
 
@@ -310,7 +324,7 @@ def _items_after(
             continue
         u = units[i]
         if u.role is Role.LABEL and i + 1 < len(units) and units[i + 1].role is Role.STATEMENT:
-            items.append(((p, u.start, units[i + 1].end),))
+            items.append(_entry(p, u.start, units[i + 1].end, pool))
             i += 2
         elif u.role is Role.ITEM or (u.role is Role.STATEMENT and _own_line(p.text, u, units, i)):
             items.append(((p, u.start, u.end),))
