@@ -365,3 +365,41 @@ def test_support_is_checked_even_when_no_checker_is_given(acme: Corpus) -> None:
     ok = ask(acme, ScriptedGenerator(right))
     assert ok.outcome is Outcome.ANSWERED
     assert ok.support[0].verdict is Verdict.SUPPORTED
+
+
+DEPLOYMENT_MODELS = (
+    "Deployment Models\n\n"
+    "Private cloud. The cloud infrastructure is provisioned for exclusive use by a single "
+    "organization comprising multiple consumers.\n"
+    "Hybrid cloud. The cloud infrastructure is a composition of two or more distinct cloud "
+    "infrastructures (private, community, or public) that remain unique entities.\n\n"
+    "Service Models\n\n"
+    "Software as a Service. The consumer uses the provider's applications running on a cloud "
+    "infrastructure."
+)
+
+
+def test_an_extractive_definition_keeps_its_term_in_the_cited_span(
+    corpus: Corpus, embedder: object
+) -> None:
+    # The support checker's best sentence omits the label; an answer that
+    # already pins exact spans must not be narrowed to it.
+    corpus.ingest_text(DEPLOYMENT_MODELS, uri="nist://cloud", tenant="acme", title="Cloud")
+    generator = ExtractiveGenerator(embedder)  # type: ignore[arg-type]
+    result = ask(corpus, generator, "What is a private cloud?")
+    assert result.outcome is Outcome.ANSWERED and result.answer is not None
+    first = result.answer.claims[0]
+    assert first.text.startswith("Private cloud. The cloud infrastructure is provisioned")
+    [c] = result.answer.sources(first)
+    assert excerpt(c, corpus.store) == first.quote
+    assert excerpt(c, corpus.store).startswith("Private cloud.")
+
+
+def test_passages_carry_the_heading_path_and_retrieval_evidence(acme: Corpus) -> None:
+    retrieved = _retrieved(acme)
+    result = retrieved.result
+    assert result is not None
+    for p, hit in zip(passages_for(retrieved), result.hits, strict=True):
+        assert p.section == hit.chunk.section
+        assert p.lexical_rank == hit.branches.lexical_rank
+        assert p.dense_score == hit.branches.dense_score
