@@ -1,0 +1,128 @@
+"""fetch_evidence details the mutation run found unchecked: ledger files, limits, locators."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pincite import ids
+from pincite.corpus import Corpus
+from pincite.errors import InputError
+from pincite.ground.fetch import FetchLedger, FetchStatus, fetch_evidence
+
+MARKDOWN = b"# Retention\n\nCustomer records are kept for seven years.\n"
+
+
+@pytest.fixture
+def doc(corpus: Corpus) -> str:
+    report = corpus.ingest_bytes(MARKDOWN, uri="u://policy.md", filename="policy.md", tenant="acme")
+    assert report.document_id is not None
+    return report.document_id
+
+
+def _chunk(corpus: Corpus, doc: str):  # type: ignore[no-untyped-def]
+    version = corpus.versions(doc, tenant="acme")[-1]
+    return version, corpus.chunks(version)[0]
+
+
+def test_ledger_round_trips_through_its_file(corpus: Corpus, doc: str, tmp_path: Path) -> None:
+    _, chunk = _chunk(corpus, doc)
+    ledger = FetchLedger("acme")
+    corpus.fetch([chunk.evidence_id], tenant="acme", ledger=ledger)
+    path = tmp_path / "ledger.json"
+    ledger.save(path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["tenant"] == "acme" and list(data["fetched"]) == [chunk.evidence_id]
+    loaded = FetchLedger.load(path)
+    assert (loaded.tenant, loaded.entries) == ("acme", ledger.entries)
+    assert loaded.entries[chunk.evidence_id].end == chunk.end
+
+
+def test_ledger_load_errors_are_one_line(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match=r"ledger\.json: ledger file not found"):
+        FetchLedger.load(tmp_path / "ledger.json")
+    (tmp_path / "bad.json").write_text('{"tenant": "acme"}', encoding="utf-8")
+    with pytest.raises(InputError, match=r"bad\.json: not a pincite ledger \('fetched'\)"):
+        FetchLedger.load(tmp_path / "bad.json")
+
+
+def test_span_ending_exactly_at_a_fetched_passage_is_covered(corpus: Corpus, doc: str) -> None:
+    version, chunk = _chunk(corpus, doc)
+    ledger = FetchLedger("acme")
+    corpus.fetch([chunk.evidence_id], tenant="acme", ledger=ledger)
+    tail = ids.encode_span(doc, version.hash16, chunk.end - 6, chunk.end)
+    assert ledger.covers(ids.decode(tail), tail)
+
+
+def test_max_chars_limits(corpus: Corpus, doc: str) -> None:
+    _, chunk = _chunk(corpus, doc)
+    eid = chunk.evidence_id
+    with pytest.raises(InputError, match=r"^max_chars must be at least 1$"):
+        fetch_evidence(corpus.store, [eid], tenant="acme", max_chars=0)
+    [one] = fetch_evidence(corpus.store, [eid], tenant="acme", max_chars=1)
+    assert (one.status, one.text) == (FetchStatus.TRUNCATED, chunk.text[0])
+    [exact] = fetch_evidence(corpus.store, [eid], tenant="acme", max_chars=len(chunk.text))
+    assert (exact.status, exact.text) == (FetchStatus.OK, chunk.text)
+
+
+def test_a_partial_read_stays_partial_when_also_truncated(corpus: Corpus) -> None:
+    report = corpus.ingest_text("   alpha beta gamma   ", uri="u://ws", tenant="acme")
+    assert report.document_id
+    version = corpus.versions(report.document_id, tenant="acme")[0]
+    sid = ids.encode_span(report.document_id, version.hash16, 0, len(version.text))
+    [outcome] = fetch_evidence(corpus.store, [sid], tenant="acme", max_chars=3)
+    assert (outcome.status, outcome.text) == (FetchStatus.PARTIAL, "alp")
+
+
+def test_ledger_of_another_tenant_is_refused(corpus: Corpus, doc: str) -> None:
+    _, chunk = _chunk(corpus, doc)
+    with pytest.raises(InputError, match=r"^the ledger belongs to another tenant$"):
+        fetch_evidence(corpus.store, [chunk.evidence_id], tenant="acme", ledger=FetchLedger("b"))
+
+
+def test_outcomes_echo_the_id_asked_for(corpus: Corpus, doc: str) -> None:
+    version, _ = _chunk(corpus, doc)
+    missing = ids.encode_span(doc, version.hash16, 0, 10_000)
+    malformed, not_found = fetch_evidence(corpus.store, ["ev1:zz", missing], tenant="acme")
+    assert (malformed.id, malformed.status) == ("ev1:zz", FetchStatus.MALFORMED)
+    assert (not_found.id, not_found.status) == (missing, FetchStatus.NOT_FOUND)
+
+
+def test_ok_outcome_carries_its_locator(corpus: Corpus, doc: str) -> None:
+    version, _ = _chunk(corpus, doc)
+    # A span inside the chunk gets the section of the chunk it touches.
+    start = version.text.index("seven")
+    sid = ids.encode_span(doc, version.hash16, start, start + 5)
+    [o] = corpus.fetch([sid], tenant="acme")
+    assert (o.status, o.text, o.section) == (FetchStatus.OK, "seven", ("Retention",))
+    assert (o.document_id, o.hash16, o.start, o.end) == (doc, version.hash16, start, start + 5)
+    assert (o.uri, o.superseded, o.current_hash16) == ("u://policy.md", False, None)
+    assert "current_hash16" not in o.as_dict()
+    assert o.as_dict()["section"] == ["Retention"] and o.as_dict()["status"] == "ok"
+
+
+def test_deleted_outcome_keeps_the_locator_but_no_text(corpus: Corpus, doc: str) -> None:
+    version, chunk = _chunk(corpus, doc)
+    corpus.delete(doc, tenant="acme")
+    [o] = corpus.fetch([chunk.evidence_id], tenant="acme")
+    assert (o.id, o.status, o.text) == (chunk.evidence_id, FetchStatus.DELETED, "")
+    assert (o.document_id, o.hash16, o.start, o.end) == (
+        doc,
+        version.hash16,
+        chunk.start,
+        chunk.end,
+    )
+    assert (o.uri, o.superseded) == ("u://policy.md", False)
+
+
+def test_superseded_outcome_names_the_current_version(corpus: Corpus, doc: str) -> None:
+    _, old = _chunk(corpus, doc)
+    corpus.ingest_bytes(
+        MARKDOWN.replace(b"seven", b"ten"), uri="u://policy.md", filename="policy.md", tenant="acme"
+    )
+    current = corpus.versions(doc, tenant="acme")[-1]
+    [o] = corpus.fetch([old.evidence_id], tenant="acme")
+    assert (o.status, o.superseded, o.current_hash16) == (FetchStatus.OK, True, current.hash16)
+    assert o.as_dict()["current_hash16"] == current.hash16
