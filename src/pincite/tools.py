@@ -10,7 +10,10 @@ invented, unread and foreign ids share one verdict.
 A retriever that hands a framework whole chunks has read them in full, so
 :meth:`EvidenceTools.retrieve` records what it returns in the ledger through
 the same ``fetch_evidence`` path; a chain's final text can then be checked
-with :func:`check_answer`.
+with :func:`check_answer`. :func:`evidence_metadata` and
+:func:`citation_metadata` are what pins a hit or a citation, as the plain
+values a framework carries; :func:`numbered_answer` lays a checked answer out
+as claims with ``[n]`` and the exact text of each source.
 """
 
 from __future__ import annotations
