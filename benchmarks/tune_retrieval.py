@@ -1,12 +1,16 @@
 """Tune hybrid fusion on a split that is never reported.
 
-    .venv/bin/python benchmarks/tune_retrieval.py /work/shared/data/scifact --split train \
-        --db /tmp/scifact-eval.db
-    .venv/bin/python benchmarks/tune_retrieval.py /work/shared/data/cranfield --fold odd \
-        --db /tmp/cranfield-eval.db
+    .venv/bin/python benchmarks/tune_retrieval.py ../shared/data/scifact
+    .venv/bin/python benchmarks/tune_retrieval.py ../shared/data/cranfield --fold odd
 
-The index is the one ``pincite eval retrieval --db FILE`` builds (built here if
-missing). Each question's lexical and dense candidate lists are computed once
+Without ``--split`` the development split is used: ``dev`` when the folder has
+one, else ``train`` (SciFact's); never ``test``, the reported split, unless
+asked for together with ``--fold`` (a collection with only a test split is
+tuned on one half and reported on the other). The index is the one
+``pincite eval retrieval --db FILE`` builds (built here if missing; by default
+in a reusable file in the temp directory, named after the folder).
+
+Each question's lexical and dense candidate lists are computed once
 (depth 200, no dense floor) and every fusion setting is scored on them with the
 same pure function ``retrieve`` uses (``fuse_channels``), mapping
 chunks to documents at their best rank. Near-duplicate removal is left out (it
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from pincite.embed.default import default_embedder
-from pincite.eval.beir import load_beir
+from pincite.eval.beir import available_splits, load_beir
 from pincite.eval.metrics import mean, ndcg_at_k, recall_at_k
 from pincite.eval.retrieval import EVAL_TENANT, run_retrieval_eval
 from pincite.retrieve.fuse import FusionMethod, Normalization
@@ -119,15 +124,34 @@ def score(
     return mean(ndcg), mean(r100)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def tuning_split(folder: Path, split: str | None, fold: str | None) -> str:
+    """The split to tune on: ``split`` if given, else ``dev``, else ``train``.
+
+    Raises ``SystemExit`` with one line when only the reported split is left
+    and no ``--fold`` keeps half of it apart.
+    """
+    splits = available_splits(folder)
+    if split is None:
+        split = next((s for s in ("dev", "train") if s in splits), "test")
+    if split == "test" and fold is None:
+        raise SystemExit(
+            f"{folder}: tuning on the reported test split needs --fold odd|even "
+            f"(available splits: {', '.join(splits) or 'none'})"
+        )
+    return split
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("folder", type=Path)
-    parser.add_argument("--split", default="test")
+    parser.add_argument("--split", help="default: dev, else train (never test without --fold)")
     parser.add_argument("--fold", choices=("odd", "even"))
-    parser.add_argument("--db", required=True)
-    args = parser.parse_args()
-    questions, chunk_uri = gather(args.folder, args.split, args.fold, args.db)
-    print(f"{len(questions)} questions ({args.split}, fold {args.fold or 'all'})")
+    parser.add_argument("--db", help="index file (default: one per folder in the temp directory)")
+    args = parser.parse_args(argv)
+    split = tuning_split(args.folder, args.split, args.fold)
+    db = args.db or str(Path(tempfile.gettempdir()) / f"pincite-tune-{args.folder.name}.db")
+    questions, chunk_uri = gather(args.folder, split, args.fold, db)
+    print(f"{len(questions)} questions ({split}, fold {args.fold or 'all'})")
 
     def dense_of(q: Question, depth: int, floor: float, routing: bool) -> Ranked:
         return [(c, s) for c, s in (q.dense_routed if routing else q.dense) if s >= floor][:depth]
