@@ -1,7 +1,7 @@
 """The writes with most to keep consistent: a new version, an erasure, new vectors.
 
-Both run inside the caller's transaction, after nothing else has been written
-in it, and take the document's row lock first, so writers of one document
+Each runs inside the caller's transaction, after nothing else has been written
+in it, and takes the document's row lock first, so writers of one document
 queue behind each other and writers of different documents do not.
 """
 
