@@ -51,6 +51,22 @@ QUESTIONS = [
     "What is chunked transfer coding?",
     "Which authentication do remote access methods need?",
     "What are the risks of using a third-party client device?",
+    "What is a telework client device?",
+    "How should a VPN be configured for teleworkers?",
+    "What is the purpose of the Host header field?",
+    "How are persistent connections handled?",
+    "What should happen when a message has both Transfer-Encoding and Content-Length?",
+    "What is a tunnel in HTTP?",
+    "How should organizations protect telework servers?",
+    "What is a portal for remote access?",
+    "Which wireless security should home networks use?",
+    "How long may a cache keep a response?",
+    "What does the Via header record?",
+    "Should sensitive data be stored on telework devices?",
+    "What is an origin server?",
+    "How are request targets formed?",
+    "What is direct application access?",
+    "Why is remote desktop access risky?",
 ]
 SHARED = Path(os.environ.get("PINCITE_SHARED", Path(__file__).resolve().parents[2] / "shared"))
 
@@ -307,13 +323,22 @@ def main() -> int:
         memory.start()
         try:
             print(f"server: {len(_tree(server.pid))} processes, RSS {_mb(memory.now())} at start")
-            hammer(port, key, "/v1/search", lambda i: {"question": QUESTIONS[i % 8]}, 4, timer(2))
+            # Warm-up: every worker answers before the clock starts.
+            for path in ("/v1/search", "/v1/answer"):
+                hammer(
+                    port,
+                    key,
+                    path,
+                    lambda i: {"question": QUESTIONS[i % len(QUESTIONS)]},
+                    8,
+                    timer(3),
+                )
             label = f"{args.clients} clients, {args.seconds:.0f} s"
             stats, took = hammer(
                 port,
                 key,
                 "/v1/search",
-                lambda i: {"question": QUESTIONS[i % 8]},
+                lambda i: {"question": QUESTIONS[i % len(QUESTIONS)]},
                 args.clients,
                 timer(args.seconds),
             )
@@ -322,7 +347,7 @@ def main() -> int:
                 port,
                 key,
                 "/v1/answer",
-                lambda i: {"question": QUESTIONS[i % 8]},
+                lambda i: {"question": QUESTIONS[i % len(QUESTIONS)]},
                 args.clients,
                 timer(args.seconds),
             )
@@ -354,7 +379,7 @@ def main() -> int:
                 port,
                 key,
                 "/v1/search",
-                lambda i: {"question": QUESTIONS[i % 8]},
+                lambda i: {"question": QUESTIONS[i % len(QUESTIONS)]},
                 args.clients,
                 lambda: floor() and watching.is_set(),
             )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import anyio
 from fastapi import FastAPI
 from pydantic import BaseModel
 
@@ -42,6 +43,7 @@ def create_app(
     state: ServiceState | None = None,
     jobs: JobRunner | None = None,
     close_corpus: bool = False,
+    threads: int | None = None,
 ) -> FastAPI:
     """An app serving ``corpus``; answers with ``generator`` (offline extractive by default).
 
@@ -49,7 +51,9 @@ def create_app(
     '' gives root-relative links), never on the request's Host header. ``state``
     holds sessions and jobs (in memory unless given: share one file between
     worker processes); ``jobs`` runs ingests (a background thread unless given).
-    With ``close_corpus`` the app closes the corpus when it shuts down.
+    With ``close_corpus`` the app closes the corpus when it shuts down. ``threads``
+    caps the requests whose work runs at once (the others wait their turn, first
+    come first served); ``None`` keeps anyio's default of 40.
     """
     if max_upload_bytes < 1:
         raise ValueError(f"max_upload_bytes must be >= 1, got {max_upload_bytes}")
@@ -64,6 +68,11 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if threads is not None:
+            # Sync routes and the guard's key lookups share this limiter. A few at a
+            # time finish in turn; forty CPU-bound threads would share the GIL and the
+            # cores until all of them were slow.
+            anyio.to_thread.current_default_thread_limiter().total_tokens = threads
         yield
         service.jobs.close()
         service.state.close()

@@ -92,8 +92,12 @@ class ProcessRunner:
         )
 
     def warm(self) -> None:
-        """Start the child and open its corpus now (in the background), not on the first upload."""
-        self._pool.submit(_child_ready)
+        """Start the child and open its corpus now, not during the first upload.
+
+        Blocks until the child is ready: its interpreter start-up and imports run
+        before it lowers its priority, so they belong to start-up, not to serving.
+        """
+        self._pool.submit(_child_ready).result()
 
     def submit(self, job: IngestJob) -> Future[IngestReport]:
         try:

@@ -29,6 +29,8 @@ CONFIG_ENV = "PINCITE_SERVE_CONFIG"
 # worker's copy of the models costs more memory than it buys throughput.
 _CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
 DEFAULT_WORKERS = max(1, min(4, _CORES or 1))
+# Requests one worker works on at once; the rest queue in arrival order.
+WORKER_THREADS = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,4 +115,5 @@ def worker_app() -> FastAPI:
         state=ServiceState(config.state),
         jobs=jobs,
         close_corpus=True,
+        threads=WORKER_THREADS,
     )
