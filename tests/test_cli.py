@@ -209,3 +209,15 @@ def test_undecodable_argv_bytes_get_a_one_line_error(files: Path, args: list[byt
     assert "Traceback" not in stderr
     assert stderr.startswith("error:") and "not valid UTF-8 text" in stderr
     assert len(stderr.strip().splitlines()) == 1
+
+
+def test_brackets_in_errors_and_passages_are_printed_not_parsed_as_markup(  # type: ignore[no-untyped-def]
+    run, tmp_path: Path
+) -> None:
+    shown = run("show", "[/bad]")  # rich read "[/bad]" as a closing tag: a traceback
+    assert shown.exit_code == 1 and "[/bad]" in shown.stderr
+    doc = tmp_path / "brackets.txt"
+    doc.write_text("Invoices [/draft] are kept [b]seven[/b] years.\n")
+    assert run("ingest", str(doc), "--embedder", "none").exit_code == 0
+    found = run("search", "invoices", "--mode", "lexical")
+    assert found.exit_code == 0 and "Invoices [/draft] are kept [b]seven[/b] years." in found.stdout

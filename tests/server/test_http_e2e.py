@@ -379,3 +379,15 @@ def test_stopping_the_server_closes_the_store(tmp_path: Path) -> None:
         wal = server.db.with_name(server.db.name + "-wal")
         assert wal.exists() and wal.stat().st_size > 0  # the write sits in the log now
     assert not wal.exists() or wal.stat().st_size == 0
+
+
+@pytest.mark.parametrize("bad", ["ftp://files.example", "example.com", "https://x.example/?a=1"])
+def test_a_bad_public_url_is_a_one_line_error(tmp_path: Path, bad: str) -> None:
+    db = tmp_path / "p.db"
+    command = service_command("serve", "--db", str(db), "--embedder", "none")
+    run = subprocess.run(
+        [*command, "--public-url", bad], capture_output=True, text=True, timeout=60, env=clean_env()
+    )
+    assert run.returncode == 1 and "Traceback" not in run.stderr
+    assert run.stderr.startswith("error:") and "--public-url" in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1

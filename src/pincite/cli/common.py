@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 import click
 from rich.console import Console
+from rich.markup import escape
 
 from pincite.corpus import Corpus
 from pincite.errors import PinciteError
@@ -49,7 +50,8 @@ embedder_option = click.option(
 
 
 def fail(message: str, code: int = 1) -> None:
-    err.print(f"[red]error:[/red] {message}", markup=True)
+    # Escaped: a message quotes user input, and "[x]" in it is not rich markup.
+    err.print(f"[red]error:[/red] {escape(message)}", markup=True)
     raise SystemExit(code)
 
 

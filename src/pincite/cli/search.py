@@ -67,7 +67,7 @@ def search(
         if as_json:
             print_json(hit_json(n, hit))
         else:
-            out.print(_hit_text(n, hit))
+            out.print(_hit_text(n, hit), markup=False)  # document text is not markup
 
 
 def hit_json(n: int, hit: Hit) -> dict[str, object]:

@@ -102,13 +102,13 @@ def serve(
         return
     from pincite.server import worker as serving
 
+    port = port or serving.free_port(host)
+    public = serving.public_base(public_url, host, port)
     with open_corpus(db, embedder) as corpus:  # fails here, once, on a bad --db or --embedder
         gen = make_generator(
             generator, embedder=corpus.embedder, base_url=base_url, model=model, api_key=api_key
         )
         warm_models(corpus)  # derives the model caches once, before any worker loads them
-    port = port or serving.free_port(host)
-    public = serving.public_base(public_url, host, port)
     with serving.state_file() as state_path:
         serving.export_config(
             serving.WorkerConfig(
