@@ -20,7 +20,7 @@ MUTMUT="${MUTMUT:-$ROOT/.venv/bin/mutmut}"
 # left out: a CLI, server or MCP child process would import the unmutated code).
 declare -A FILES TESTS
 FILES[ground]="src/pincite/ids.py src/pincite/ground/cite.py src/pincite/ground/check.py src/pincite/ground/fetch.py"
-TESTS[ground]="tests/test_ids.py tests/ground tests/agent tests/test_documents_corpus.py tests/support/test_base.py"
+TESTS[ground]="tests/test_ids.py tests/test_ids_errors.py tests/ground tests/agent tests/test_documents_corpus.py tests/support/test_base.py"
 FILES[stores]="src/pincite/store/sqlite/search.py src/pincite/store/sqlite/store.py src/pincite/store/postgres/search.py src/pincite/store/postgres/store.py src/pincite/tenancy.py"
 TESTS[stores]="tests/store"
 FILES[server]="src/pincite/server/keys.py src/pincite/server/deps.py"

@@ -126,3 +126,81 @@ def test_superseded_outcome_names_the_current_version(corpus: Corpus, doc: str) 
     [o] = corpus.fetch([old.evidence_id], tenant="acme")
     assert (o.status, o.superseded, o.current_hash16) == (FetchStatus.OK, True, current.hash16)
     assert o.as_dict()["current_hash16"] == current.hash16
+
+
+# -- several chunks: coverage, sections, erasure boundaries -------------------
+# The chunker leaves one uncovered character between neighbouring chunks, so
+# spans can start, end or lie exactly on a gap.
+
+_BODY = " ".join(f"Sentence number {i} says something about records." for i in range(40))
+LONG = f"# Retention\n\n{_BODY}\n\n# Access\n\n{_BODY.replace('records', 'access')}\n".encode()
+
+
+@pytest.fixture
+def long_doc(corpus: Corpus):  # type: ignore[no-untyped-def]
+    report = corpus.ingest_bytes(LONG, uri="u://long.md", filename="long.md", tenant="acme")
+    assert report.document_id is not None
+    version = corpus.versions(report.document_id, tenant="acme")[0]
+    chunks = corpus.chunks(version)
+    assert len(chunks) == 4 and chunks[1].start == chunks[0].end + 1
+    return report.document_id, version, chunks
+
+
+def _span(corpus: Corpus, doc: str, hash16: str, start: int, end: int):  # type: ignore[no-untyped-def]
+    [outcome] = corpus.fetch([ids.encode_span(doc, hash16, start, end)], tenant="acme")
+    return outcome
+
+
+def test_a_span_across_a_gap_returns_its_longest_covered_part(corpus: Corpus, long_doc) -> None:  # type: ignore[no-untyped-def]
+    doc, version, (c0, c1, *_) = long_doc
+    cut = c1.start + (c1.end - c1.start) // 2
+    first = _span(corpus, doc, version.hash16, c0.start, cut)  # longer part first
+    assert (first.status, first.start, first.end) == (FetchStatus.PARTIAL, c0.start, c0.end)
+    middle = c0.start + (c0.end - c0.start) // 2
+    second = _span(corpus, doc, version.hash16, middle, c1.end)  # longer part second
+    assert (second.status, second.start, second.end) == (FetchStatus.PARTIAL, c1.start, c1.end)
+    assert second.text == c1.text
+
+
+def test_a_span_on_a_gap_alone_is_not_found(corpus: Corpus, long_doc) -> None:  # type: ignore[no-untyped-def]
+    doc, version, (c0, c1, *_) = long_doc
+    assert _span(corpus, doc, version.hash16, c0.end, c1.start).status is FetchStatus.NOT_FOUND
+
+
+def test_section_comes_from_the_chunk_the_span_touches(corpus: Corpus, long_doc) -> None:  # type: ignore[no-untyped-def]
+    doc, version, chunks = long_doc
+    last = chunks[-1]
+    outcome = _span(corpus, doc, version.hash16, last.start, last.start + 8)
+    assert (outcome.status, outcome.section) == (FetchStatus.OK, ("Access",))
+
+
+def test_erasure_marks_only_spans_that_overlap_it(corpus: Corpus, long_doc) -> None:  # type: ignore[no-untyped-def]
+    doc, version, (c0, c1, *_) = long_doc
+    corpus.erase(doc, tenant="acme", chunk_id=c1.chunk_id)
+    [kept] = corpus.fetch([c0.evidence_id], tenant="acme")
+    assert kept.status is FetchStatus.OK
+    # Ends exactly where the erased chunk starts: touches it, does not overlap it.
+    up_to = _span(corpus, doc, version.hash16, c0.end - 10, c1.start)
+    assert up_to.status is FetchStatus.PARTIAL and up_to.end == c0.end
+    assert _span(corpus, doc, version.hash16, c1.start, c1.start + 5).status is FetchStatus.ERASED
+
+
+def test_as_dict_is_plain_json_types(corpus: Corpus, doc: str) -> None:
+    _, chunk = _chunk(corpus, doc)
+    [o] = corpus.fetch([chunk.evidence_id], tenant="acme")
+    data = o.as_dict()
+    assert type(data["status"]) is str and data["status"] == "ok"
+    assert type(data["pages"]) is list and type(data["section"]) is list
+
+
+def test_deleted_old_version_keeps_title_and_superseded_marker(corpus: Corpus, doc: str) -> None:
+    _, old = _chunk(corpus, doc)
+    corpus.ingest_bytes(
+        MARKDOWN.replace(b"seven", b"ten"), uri="u://policy.md", filename="policy.md", tenant="acme"
+    )
+    current = corpus.versions(doc, tenant="acme")[-1]
+    [ok] = corpus.fetch([old.evidence_id], tenant="acme")
+    corpus.delete(doc, tenant="acme")
+    [o] = corpus.fetch([old.evidence_id], tenant="acme")
+    assert (o.status, o.superseded, o.current_hash16) == (FetchStatus.DELETED, True, current.hash16)
+    assert o.title == ok.title and o.title
