@@ -9,8 +9,10 @@ import pytest
 
 from pincite import ids
 from pincite.corpus import Corpus
-from pincite.errors import InputError
-from pincite.ground.fetch import FetchLedger, FetchStatus, fetch_evidence
+from pincite.errors import InputError, UngroundedCitationError
+from pincite.ground.cite import CitedAnswer, Claim, check_grounding, cite
+from pincite.ground.fetch import FetchLedger, FetchStatus, _covered, fetch_evidence
+from pincite.model import Chunk
 
 MARKDOWN = b"# Retention\n\nCustomer records are kept for seven years.\n"
 
@@ -204,3 +206,28 @@ def test_deleted_old_version_keeps_title_and_superseded_marker(corpus: Corpus, d
     [o] = corpus.fetch([old.evidence_id], tenant="acme")
     assert (o.status, o.superseded, o.current_hash16) == (FetchStatus.DELETED, True, current.hash16)
     assert o.title == ok.title and o.title
+
+
+# -- _covered on its own: the merge step the chunker's gaps never reach -------
+# (Stores of other chunkers, or a future overlap setting, can produce adjacent
+# or overlapping chunks; the merge must then join them.)
+
+
+def _c(start: int, end: int) -> Chunk:
+    return Chunk("c", "acme", "d", "h" * 64, 0, start, end, "", "")
+
+
+def test_covered_joins_adjacent_and_overlapping_chunks() -> None:
+    chunks = [_c(0, 10), _c(10, 20), _c(15, 30), _c(40, 45)]
+    assert _covered(chunks, 0, 45) == (0, 30)
+    assert _covered(chunks, 5, 12) == (5, 12)
+    assert _covered([_c(0, 10), _c(5, 8), _c(12, 40)], 0, 40) == (12, 40)
+    assert _covered(chunks, 30, 40) is None
+
+
+def test_purged_chunk_fails_the_stored_check(corpus: Corpus, doc: str) -> None:
+    retrieved = cite(corpus.retrieve("records kept", tenant="acme"))
+    answer = CitedAnswer((Claim("x", (retrieved[0].citation_id,)),), (retrieved[0],))
+    corpus.purge(doc, tenant="acme")
+    with pytest.raises(UngroundedCitationError, match="no longer matches the stored chunk"):
+        check_grounding(answer, retrieved, store=corpus.store)
