@@ -71,6 +71,11 @@ QUESTIONS = [
 SHARED = Path(os.environ.get("PINCITE_SHARED", Path(__file__).resolve().parents[2] / "shared"))
 
 
+def question(i: int) -> dict[str, object]:
+    """The i-th request's body: a question with a number, so no two are the same text."""
+    return {"question": f"{QUESTIONS[i % len(QUESTIONS)]} (request {i})"}
+
+
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)
@@ -329,7 +334,7 @@ def main() -> int:
                     port,
                     key,
                     path,
-                    lambda i: {"question": QUESTIONS[i % len(QUESTIONS)]},
+                    question,
                     8,
                     timer(3),
                 )
@@ -338,7 +343,7 @@ def main() -> int:
                 port,
                 key,
                 "/v1/search",
-                lambda i: {"question": QUESTIONS[i % len(QUESTIONS)]},
+                question,
                 args.clients,
                 timer(args.seconds),
             )
@@ -347,7 +352,7 @@ def main() -> int:
                 port,
                 key,
                 "/v1/answer",
-                lambda i: {"question": QUESTIONS[i % len(QUESTIONS)]},
+                question,
                 args.clients,
                 timer(args.seconds),
             )
@@ -379,7 +384,7 @@ def main() -> int:
                 port,
                 key,
                 "/v1/search",
-                lambda i: {"question": QUESTIONS[i % len(QUESTIONS)]},
+                question,
                 args.clients,
                 lambda: floor() and watching.is_set(),
             )
