@@ -231,3 +231,29 @@ def test_purged_chunk_fails_the_stored_check(corpus: Corpus, doc: str) -> None:
     corpus.purge(doc, tenant="acme")
     with pytest.raises(UngroundedCitationError, match="no longer matches the stored chunk"):
         check_grounding(answer, retrieved, store=corpus.store)
+
+
+def test_ids_minted_before_a_whole_document_erasure_resolve_to_tombstones(
+    corpus: Corpus,
+    long_doc,  # type: ignore[no-untyped-def]
+) -> None:
+    doc, version, chunks = long_doc
+    before = [
+        chunks[0].evidence_id,
+        chunks[2].evidence_id,
+        ids.encode_span(doc, version.hash16, 5, 20),
+    ]
+    other = corpus.ingest_text("Another document.", uri="u://other", tenant="acme").document_id
+    assert other is not None
+    # The same chunk uuid under another document of the tenant names nothing.
+    forged = ids.encode_chunk(other, version.hash16, chunks[0].chunk_id)
+    corpus.erase(doc, tenant="acme")
+    outcomes = corpus.fetch([*before, forged], tenant="acme")
+    assert [o.status for o in outcomes] == [FetchStatus.ERASED] * 3 + [FetchStatus.NOT_FOUND]
+    assert [(o.start, o.end) for o in outcomes[:3]] == [
+        (chunks[0].start, chunks[0].end),
+        (chunks[2].start, chunks[2].end),
+        (5, 20),
+    ]
+    assert all(o.document_id == doc and o.text == "" for o in outcomes[:3])
+    assert [o.status for o in corpus.fetch(before, tenant="globex")] == [FetchStatus.NOT_FOUND] * 3
