@@ -257,3 +257,13 @@ def test_ids_minted_before_a_whole_document_erasure_resolve_to_tombstones(
     ]
     assert all(o.document_id == doc and o.text == "" for o in outcomes[:3])
     assert [o.status for o in corpus.fetch(before, tenant="globex")] == [FetchStatus.NOT_FOUND] * 3
+
+
+def test_a_span_starting_where_an_erased_chunk_ends_is_not_erased(
+    corpus: Corpus,
+    long_doc,  # type: ignore[no-untyped-def]
+) -> None:
+    doc, version, (_, c1, c2, _) = long_doc
+    corpus.erase(doc, tenant="acme", chunk_id=c1.chunk_id)
+    after = _span(corpus, doc, version.hash16, c1.end, c2.start + 5)
+    assert (after.status, after.start, after.end) == (FetchStatus.PARTIAL, c2.start, c2.start + 5)
