@@ -114,12 +114,22 @@ def test_lifecycle_commands(run, files: Path) -> None:  # type: ignore[no-untype
         ).stdout.splitlines()
     ]
     doc = row["document_id"]
-    chunk_id = json.loads(run("show", doc, "--json").stdout)["versions"][0]["chunks"][0]
-    eid = chunk_id["evidence_id"]
+    eid = json.loads(run("show", doc, "--json").stdout)["versions"][0]["chunks"][0]["evidence_id"]
+    [page] = [
+        json.loads(x)
+        for x in run(
+            "ingest", str(files / "sub" / "page.html"), "--embedder", "none", "--json"
+        ).stdout.splitlines()
+    ]
+    other_doc = page["document_id"]
+    other = json.loads(run("show", other_doc, "--json").stdout)["versions"][0]["chunks"][0]
     assert run("erase", doc, "--chunk", eid.rsplit(":", 1)[1]).exit_code == 0
     assert json.loads(run("fetch", eid, "--json").stdout)["status"] == "erased"
     assert run("delete", doc).exit_code == 0
-    assert json.loads(run("fetch", eid, "--json").stdout)["status"] == "deleted"
+    assert run("delete", other_doc).exit_code == 0
+    # An erasure stays visible to an audit after its document is deleted.
+    assert json.loads(run("fetch", eid, "--json").stdout)["status"] == "erased"
+    assert json.loads(run("fetch", other["evidence_id"], "--json").stdout)["status"] == "deleted"
     assert run("purge", doc).exit_code == 0
     assert json.loads(run("fetch", eid, "--json").stdout)["status"] == "not_found"
     gone = run("show", doc)
@@ -221,3 +231,12 @@ def test_brackets_in_errors_and_passages_are_printed_not_parsed_as_markup(  # ty
     assert run("ingest", str(doc), "--embedder", "none").exit_code == 0
     found = run("search", "invoices", "--mode", "lexical")
     assert found.exit_code == 0 and "Invoices [/draft] are kept [b]seven[/b] years." in found.stdout
+
+
+def test_bracketed_text_is_printed_not_read_as_markup(run, files: Path) -> None:  # type: ignore[no-untyped-def]
+    # rich reads "[/x]" as a closing tag; printed user input must never be markup.
+    fetched = run("fetch", "[/x]")
+    assert fetched.exit_code == 1 and "[/x]" in fetched.stdout and "Traceback" not in fetched.output
+    (files / "[bold]odd[x].txt").write_bytes(b"")
+    failed = run("ingest", str(files / "[bold]odd[x].txt"), "--embedder", "none")
+    assert failed.exit_code == 1 and "[bold]odd[x].txt" in failed.stderr

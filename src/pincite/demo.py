@@ -8,6 +8,7 @@ from importlib import resources
 from pathlib import Path
 
 from rich.console import Console
+from rich.text import Text
 
 from pincite._open import open as open_corpus
 from pincite.ground.present import format_answer
@@ -30,7 +31,7 @@ def run_demo(console: Console, keep: str | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(keep) if keep else Path(tmp) / "demo.db"
         with open_corpus(db) as corpus, resources.as_file(data) as folder:
-            console.rule("[bold]1. Ingest")
+            console.rule(Text("1. Ingest", style="bold"))
             console.print("NIST SP 800-46 revision 1 (2009), and RFC 7230:")
             for name, uri, title in (
                 ("SP800-46r1.pdf", GUIDE_URI, None),
@@ -44,7 +45,7 @@ def run_demo(console: Console, keep: str | None = None) -> None:
                     f"version {r.hash16}, {r.chunks} chunks"
                 )
 
-            console.rule("[bold]2. An answer given while revision 1 was current")
+            console.rule(Text("2. An answer given while revision 1 was current", style="bold"))
             console.print(f"Q: {OLD_QUESTION}\n")
             old = corpus.ask(OLD_QUESTION, tenant=TENANT)
             console.print(format_answer(old, corpus.store))
@@ -57,13 +58,13 @@ def run_demo(console: Console, keep: str | None = None) -> None:
             )
 
             for n, question in enumerate(QUESTIONS, start=3):
-                console.rule(f"[bold]{n}. Ask")
+                console.rule(Text(f"{n}. Ask", style="bold"))
                 console.print(f"Q: {question}\n")
                 result = corpus.ask(question, tenant=TENANT)
                 console.print(format_answer(result, corpus.store))
                 console.print(f"\n(generator calls: {result.generator_calls})")
 
-            console.rule("[bold]5. The old answer's citations, resolved today")
+            console.rule(Text("5. The old answer's citations, resolved today", style="bold"))
             resolver = CitationResolver(corpus.store)
             if old.answer is not None:
                 for c in old.answer.citations:

@@ -19,8 +19,11 @@ from pincite.settings import EmbedderSettings
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+# Markup off by default: what pincite prints quotes documents, ids and user
+# input, where "[/x]" is text, not a rich tag. Styled lines opt in with
+# markup=True and escape what they quote.
+out = Console(highlight=False, soft_wrap=True, markup=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True, markup=False)
 
 db_option = click.option(
     "--db",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from pincite.cli.common import (
@@ -101,14 +102,16 @@ def _print_report(report: IngestReport, as_json: bool) -> None:
         print_json(report.as_dict())
         return
     if report.status is IngestStatus.FAILED:
-        err.print(f"[red]failed[/red]    {report.error}", markup=True)
+        err.print(f"[red]failed[/red]    {escape(report.error or '')}", markup=True)
         return
     out.print(
         f"{report.status.value:<9} {report.document_id}  {report.hash16}  "
         f"{report.chunks:>4} chunks  {report.source}"
     )
     for warning in report.warnings:
-        err.print(f"[yellow]warning[/yellow]   {report.source}: {warning}", markup=True)
+        err.print(
+            f"[yellow]warning[/yellow]   {escape(report.source)}: {escape(warning)}", markup=True
+        )
 
 
 @click.command("documents")

@@ -13,6 +13,7 @@ from typing import Any
 
 from rich.console import Group
 from rich.table import Table
+from rich.text import Text
 
 from pincite.errors import ConfigurationError
 from pincite.eval.qa import QAReport
@@ -74,9 +75,12 @@ def report_tables(report: QAReport) -> Group:
     parts: list[Any] = [head, kinds, retrieval, claims, latency]
     if s["gold_not_found"]:
         parts.append(
-            f"[yellow]gold passages not found in the store for "
-            f"{len(s['gold_not_found'])} question(s): "
-            f"{', '.join(s['gold_not_found'][:10])}[/yellow]"
+            Text(
+                f"gold passages not found in the store for "
+                f"{len(s['gold_not_found'])} question(s): "
+                f"{', '.join(s['gold_not_found'][:10])}",
+                style="yellow",
+            )
         )
     return Group(*parts)
 
