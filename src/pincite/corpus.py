@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pincite.embed.base import Embedder
 from pincite.errors import ConfigurationError, InputError, NotFoundError, PinciteError
@@ -22,6 +23,9 @@ from pincite.ingest.pipeline import IngestReport, failed, store_parsed
 from pincite.model import Chunk, Document, DocumentStatus, RetrievalResult, Version
 from pincite.retrieve.search import SearchMode, SearchOptions, retrieve
 from pincite.store.base import Store
+
+if TYPE_CHECKING:
+    from pincite.studio import StudioResult
 from pincite.support.base import SupportChecker
 from pincite.tenancy import DEFAULT_TENANT, check_tenant
 
@@ -256,6 +260,11 @@ class Corpus:
         self.document(document_id, tenant=tenant)
         return self.store.versions(tenant, document_id)
 
+    def current_hash(self, document_id: str, *, tenant: str = DEFAULT_TENANT) -> str | None:
+        """The content hash of the document's current version (``None`` if it has none)."""
+        self.document(document_id, tenant=tenant)
+        return self.store.current_hash(tenant, document_id)
+
     def chunks(self, version: Version) -> list[Chunk]:
         return self.store.chunks(version.tenant, version.document_id, version.content_hash)
 
@@ -273,6 +282,14 @@ class Corpus:
 
     # -- search -------------------------------------------------------------
 
+    @property
+    def default_mode(self) -> SearchMode:
+        """How this corpus searches unless told otherwise: hybrid with an embedder, BM25 without.
+
+        Decided here once; every surface that offers a default mode asks this.
+        """
+        return SearchMode.HYBRID if self.embedder is not None else SearchMode.LEXICAL
+
     def retrieve(
         self,
         question: str,
@@ -283,9 +300,7 @@ class Corpus:
         options: SearchOptions | None = None,
     ) -> RetrievalResult:
         if options is None:
-            # Unless told otherwise, search with what this corpus has: hybrid
-            # with an embedder, BM25 without one.
-            options = SearchOptions(mode=SearchMode.HYBRID if self.embedder else SearchMode.LEXICAL)
+            options = SearchOptions(mode=self.default_mode)
         return retrieve(
             self.store,
             self.embedder,
@@ -334,6 +349,16 @@ class Corpus:
         from pincite.ground.present import format_answer
 
         return format_answer(answer, self.store)
+
+    def studio(
+        self, document_id: str, action: str, *, tenant: str = DEFAULT_TENANT
+    ) -> StudioResult:
+        """A studio action (summary, faq, key_terms, contract) on a document, every item cited."""
+        from pincite.studio import run_studio
+
+        return run_studio(
+            self.store, self.support, document_id, action, tenant=check_tenant(tenant)
+        )
 
     # -- lifecycle ------------------------------------------------------------
 
