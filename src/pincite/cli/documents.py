@@ -123,7 +123,7 @@ def list_documents(db: str, tenant: str, as_json: bool) -> None:
     """List the tenant's documents with their current version."""
     with open_corpus(db, None) as corpus:
         for doc in corpus.documents(tenant=tenant):
-            current = corpus.store.current_hash(tenant, doc.document_id) or ""
+            current = corpus.current_hash(doc.document_id, tenant=tenant) or ""
             if as_json:
                 print_json(
                     {

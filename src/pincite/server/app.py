@@ -11,7 +11,6 @@ from pydantic import BaseModel
 
 from pincite.corpus import Corpus
 from pincite.generate.base import Generator
-from pincite.generate.extractive import ExtractiveGenerator
 from pincite.server import errors, keys, routes_documents, routes_jobs, routes_query, routes_view
 from pincite.server.deps import DEFAULT_UPLOAD_LIMIT, Service
 from pincite.server.guard import Guard
@@ -57,9 +56,11 @@ def create_app(
     """
     if max_upload_bytes < 1:
         raise ValueError(f"max_upload_bytes must be >= 1, got {max_upload_bytes}")
+    if generator is not None:
+        corpus.generator = generator
     service = Service(
         corpus=corpus,
-        generator=generator or ExtractiveGenerator(corpus.embedder),
+        generator=corpus.generator,
         state=state or ServiceState(),
         jobs=jobs or ThreadRunner(corpus),
         public_url=public_url.rstrip("/"),

@@ -33,9 +33,7 @@ class Service:
 
     def search_options(self, mode: str | None) -> SearchOptions:
         """Options for ``mode``; the default fits the corpus (lexical without an embedder)."""
-        if mode is None:
-            mode = "lexical" if self.corpus.embedder is None else "hybrid"
-        chosen = SearchMode.parse(mode)
+        chosen = self.corpus.default_mode if mode is None else SearchMode.parse(mode)
         if chosen is not SearchMode.LEXICAL and self.corpus.embedder is None:
             raise ApiError(
                 400,

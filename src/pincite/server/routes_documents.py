@@ -13,7 +13,7 @@ from pincite.ingest.parse import SUPPORTED_SUFFIXES
 from pincite.model import Document, Version
 from pincite.server import routes_jobs
 from pincite.server.deps import Service, State, Tenant
-from pincite.server.errors import ERROR_RESPONSES, ErrorBody, Responses, not_found
+from pincite.server.errors import ERROR_RESPONSES, ErrorBody, Responses
 from pincite.server.jobs import IngestJob
 from pincite.server.schemas import (
     ChunkOut,
@@ -39,7 +39,7 @@ _TOO_LARGE: Responses = {
 
 
 def _document_out(corpus: Corpus, tenant: str, doc: Document) -> DocumentOut:
-    current = corpus.store.current_hash(tenant, doc.document_id) or ""
+    current = corpus.current_hash(doc.document_id, tenant=tenant) or ""
     return DocumentOut(
         document_id=doc.document_id,
         title=doc.title,
@@ -197,10 +197,5 @@ def erase_document(
 ) -> StatusOut:
     """Right to erasure for the document or one chunk: text gone, tombstones stay."""
     chunk_id = body.chunk_id if body is not None else None
-    state.corpus.document(document_id, tenant=tenant)
-    if chunk_id is not None:
-        chunk = state.corpus.store.chunk(tenant, chunk_id)
-        if chunk is None or chunk.document_id != document_id:
-            raise not_found("chunk")
     n = state.corpus.erase(document_id, tenant=tenant, chunk_id=chunk_id)
     return StatusOut(document_id=document_id, status="erased", erased_chunks=n)

@@ -6,7 +6,6 @@ from fastapi import APIRouter
 
 from pincite import ids
 from pincite.errors import InputError
-from pincite.ground.answer import answer_question
 from pincite.ground.check import Verdict, check_citations
 from pincite.ground.fetch import FetchLedger, FetchOutcome, FetchStatus
 from pincite.server import evidence
@@ -63,14 +62,7 @@ def search(body: SearchRequest, tenant: Tenant, state: State) -> SearchOut:
 @router.post("/answer", tags=["search"])
 def answer(body: AnswerRequest, tenant: Tenant, state: State) -> AnswerOut:
     """Answer from the workspace's documents with checked citations, or refuse."""
-    result = answer_question(
-        state.corpus,
-        body.question,
-        state.generator,
-        tenant=tenant,
-        k=body.k,
-        options=state.search_options(None),
-    )
+    result = state.corpus.ask(body.question, tenant=tenant, k=body.k)
     return answer_out(result, state.view_url)
 
 
