@@ -18,7 +18,19 @@ pytestmark = pytest.mark.integration
 
 # Hold no tenant data: Citus reference tables (docs/postgres.md).
 GLOBAL_TABLES = {"meta", "pincite_migrations"}
-TENANT_TABLES = {"documents", "versions", "chunks", "chunk_terms", "tenant_stats", "routing"}
+TENANT_TABLES = {
+    "documents",
+    "versions",
+    "chunks",
+    "chunk_terms",
+    "tenant_stats",
+    "routing",
+    "conversations",
+    "conversation_turns",
+    "memories",
+}
+# Kept by a tenant, not derived from a document: a purge leaves them.
+CONVERSATION_TABLES = {"conversations", "conversation_turns", "memories"}
 
 _INDEX_COLUMNS = """
 SELECT t.relname, i.relname, am.amname, ix.indisprimary,
@@ -89,7 +101,7 @@ def _counts(url: str, tenant: str) -> dict[str, int]:
                     f"SELECT count(*) FROM {table} WHERE tenant = %s".encode(), (tenant,)
                 ).fetchone()[0]
             )
-            for table in sorted(TENANT_TABLES - {"tenant_stats"})
+            for table in sorted(TENANT_TABLES - {"tenant_stats"} - CONVERSATION_TABLES)
         }
         stats = conn.execute(
             "SELECT chunks, length FROM tenant_stats WHERE tenant = %s", (tenant,)

@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pincite.model import Chunk, Document, DocumentStatus, Version
+from pincite.store.conversations import ConversationRecord, MemoryEntry, TurnRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,3 +174,42 @@ class Store(Protocol):
         ...
 
     def tenants(self) -> list[str]: ...
+
+    # -- conversations and memories (rows from ``pincite.store.conversations``) --
+
+    def create_conversation(self, conversation: ConversationRecord) -> None:
+        """Store a new, empty conversation; raises ``ConcurrentWriteError`` if its id exists."""
+        ...
+
+    def conversation(self, tenant: str, conversation_id: str) -> ConversationRecord | None: ...
+
+    def conversations(self, tenant: str) -> list[ConversationRecord]:
+        """The tenant's conversations, most recently updated first."""
+        ...
+
+    def append_turn(self, turn: TurnRecord) -> bool:
+        """Add a turn and bump its conversation in one transaction.
+
+        Returns False when the conversation does not exist (for this tenant).
+        Raises ``ConcurrentWriteError`` when turn ``seq`` exists already or
+        is not the next one (another writer appended first).
+        """
+        ...
+
+    def turns(self, tenant: str, conversation_id: str) -> list[TurnRecord]:
+        """The conversation's turns in order (empty for a missing conversation)."""
+        ...
+
+    def delete_conversation(self, tenant: str, conversation_id: str) -> bool:
+        """Remove the conversation and every turn; False when there was none."""
+        ...
+
+    def put_memory(self, memory: MemoryEntry) -> None:
+        """Store a memory; one with the same id is replaced."""
+        ...
+
+    def memories(self, tenant: str) -> list[MemoryEntry]:
+        """The tenant's memories, oldest first."""
+        ...
+
+    def delete_memory(self, tenant: str, memory_id: str) -> bool: ...

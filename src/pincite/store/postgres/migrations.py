@@ -171,6 +171,37 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         UPDATE chunks SET section = '[]' WHERE erased AND section <> '[]';
         """,
     ),
+    (
+        "0004_conversations",
+        """
+        CREATE TABLE conversations (
+            tenant text NOT NULL,
+            conversation_id text NOT NULL,
+            title text NOT NULL,
+            created_at text NOT NULL,
+            updated_at text NOT NULL,
+            turn_count integer NOT NULL DEFAULT 0,
+            PRIMARY KEY (tenant, conversation_id)
+        );
+        CREATE TABLE conversation_turns (
+            tenant text NOT NULL,
+            conversation_id text NOT NULL,
+            seq integer NOT NULL,
+            created_at text NOT NULL,
+            data text NOT NULL,
+            PRIMARY KEY (tenant, conversation_id, seq),
+            FOREIGN KEY (tenant, conversation_id) REFERENCES conversations ON DELETE CASCADE
+        );
+        CREATE TABLE memories (
+            tenant text NOT NULL,
+            memory_id text NOT NULL,
+            text text NOT NULL,
+            evidence_ids jsonb NOT NULL DEFAULT '[]',
+            created_at text NOT NULL,
+            PRIMARY KEY (tenant, memory_id)
+        );
+        """,
+    ),
 )
 
 

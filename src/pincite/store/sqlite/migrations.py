@@ -165,6 +165,36 @@ MIGRATIONS: tuple[tuple[str, str | Callable[[sqlite3.Connection], None]], ...] =
     ),
     ("0003_fts_per_tenant", _fts_per_tenant),
     ("0004_erasure_tombstones", _erasure_tombstones),
+    (
+        "0005_conversations",
+        """
+        CREATE TABLE conversations (
+            tenant TEXT NOT NULL,
+            conversation_id TEXT NOT NULL,
+            title TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            turn_count INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (tenant, conversation_id)
+        ) WITHOUT ROWID;
+        CREATE TABLE conversation_turns (
+            tenant TEXT NOT NULL,
+            conversation_id TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            created_at TEXT NOT NULL,
+            data TEXT NOT NULL,
+            PRIMARY KEY (tenant, conversation_id, seq)
+        ) WITHOUT ROWID;
+        CREATE TABLE memories (
+            tenant TEXT NOT NULL,
+            memory_id TEXT NOT NULL,
+            text TEXT NOT NULL,
+            evidence_ids TEXT NOT NULL DEFAULT '[]',
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (tenant, memory_id)
+        ) WITHOUT ROWID;
+        """,
+    ),
 )
 
 

@@ -16,6 +16,7 @@ import numpy.typing as npt
 from pincite.errors import ConcurrentWriteError, ConfigurationError
 from pincite.model import Chunk, Document, DocumentStatus, Version
 from pincite.store.base import DenseIndex, RoutingIndex, check_version_rows
+from pincite.store.sqlite.conversations import SQLiteConversations
 from pincite.store.sqlite.erase import checkpoint, erase
 from pincite.store.sqlite.fts import (
     add_current_to_fts,
@@ -36,7 +37,7 @@ from pincite.store.sqlite.rows import (
 from pincite.store.sqlite.search import SQLiteSearch
 
 
-class SQLiteStore(SQLiteSearch):
+class SQLiteStore(SQLiteSearch, SQLiteConversations):
     """Store of record and search engine in one SQLite file (``:memory:`` for tests)."""
 
     def __init__(self, path: str | Path) -> None:
