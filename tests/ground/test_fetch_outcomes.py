@@ -267,3 +267,20 @@ def test_a_span_starting_where_an_erased_chunk_ends_is_not_erased(
     corpus.erase(doc, tenant="acme", chunk_id=c1.chunk_id)
     after = _span(corpus, doc, version.hash16, c1.end, c2.start + 5)
     assert (after.status, after.start, after.end) == (FetchStatus.PARTIAL, c2.start, c2.start + 5)
+
+
+def test_outcome_carries_the_page_and_printed_label_of_its_chunk(corpus: Corpus) -> None:
+    body = " ".join(f"Sentence {i} about records." for i in range(30))
+    footer = "Fielding, et al.            Standards Track                    [Page {}]\n"
+    text = f"Intro.\n\n{body}\n\n{footer.format(7)}\f\n{body}\n\n{footer.format(8)}"
+    report = corpus.ingest_text(text, uri="u://rfc.txt", tenant="acme")
+    assert report.document_id
+    version = corpus.versions(report.document_id, tenant="acme")[0]
+    first, second = corpus.chunks(version)
+    outcomes = corpus.fetch([first.evidence_id, second.evidence_id], tenant="acme")
+    assert [(o.pages, o.page_label) for o in outcomes] == [((1,), "7"), ((2,), "8")]
+
+
+def test_an_unknown_chunk_of_a_known_document_is_not_found(corpus: Corpus, doc: str) -> None:
+    unknown = ids.encode_chunk(doc, "0" * 16, "00000000-0000-4000-8000-000000000000")
+    assert corpus.fetch([unknown], tenant="acme")[0].status is FetchStatus.NOT_FOUND
