@@ -11,6 +11,28 @@
 # them, with one worker process. The summary line per group is mutmut's own
 # count; `mutmut results` in the printed folder lists the survivors, and
 # `mutmut show NAME` shows one.
+#
+# Survivors of the `ground` group that no test can kill, each equivalent:
+# - cite._check_pinned and cite._check_stored, `c.span[0] < c.span[1]` -> `<=`:
+#   an empty span never reaches them: ids.decode refuses start >= end, a chunk
+#   citation must equal its retrieved chunk's span, cite_hit refuses empty
+#   chunks, and _check_stored only runs after _check_pinned.
+# - fetch.FetchLedger.record, the assert's `and` -> `or`: an ok outcome always
+#   has both offsets.
+# - fetch.FetchLedger.save / load, indent and encoding spellings: json.dumps
+#   writes ASCII, so every encoding reads the same file; indent is layout.
+# - fetch._fetch_one, `status=FetchStatus.OK` -> None in `base`: base is only
+#   used through _replace_status, which sets the status.
+# - fetch._fetch_one, `touching` bounds `<` -> `<=`, and `if touching` ->
+#   `or True` (page_label, section): the chunker leaves at least one uncovered
+#   character between chunks and a covered span lies inside one chunk, so no
+#   chunk merely touches it and `touching` is never empty.
+# - fetch._locate, `any(c.chunk_id == ...)` -> `!=`: a chunk id missing from
+#   the version still ends not_found (_fetch_one looks the chunk up again);
+#   `if version` -> `or True`: the branch is only reached with a version.
+# - fetch._locate, the arguments of the last `store.chunks` (wholly erased
+#   document, span id): such a version's erased ranges cover every span, so
+#   _touches_erased answers `erased` before its chunks are read.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 MUTMUT="${MUTMUT:-$ROOT/.venv/bin/mutmut}"
