@@ -334,13 +334,15 @@ def _key_terms(sentences: Sequence[_Sentence]) -> list[tuple[str, _Sentence]]:
 
 
 def _contract(sentences: Sequence[_Sentence]) -> list[tuple[str, _Sentence]]:
+    """Sentences naming what a contract turns on, each labelled with every kind it names."""
     out: list[tuple[str, _Sentence]] = []
-    per_kind = max(1, MAX_ITEMS // len(_CONTRACT))
-    for kind, pattern in _CONTRACT:
-        taken = {o.start for _, o in out}
-        found = [s for s in sentences if pattern.search(s.text) and s.start not in taken]
-        out.extend((kind, s) for s in found[:per_kind])
-    return sorted(out, key=lambda item: item[1].start)
+    for s in sentences:
+        kinds = [kind for kind, pattern in _CONTRACT if pattern.search(s.text)]
+        if kinds:
+            out.append((", ".join(kinds), s))
+    # Richest first (most kinds), then the reading order of those kept.
+    kept = sorted(out, key=lambda item: (-item[0].count(","), item[1].start))[:MAX_ITEMS]
+    return sorted(kept, key=lambda item: item[1].start)
 
 
 _PICKERS = {

@@ -11,7 +11,16 @@ from pydantic import BaseModel
 
 from pincite.corpus import Corpus
 from pincite.generate.base import Generator
-from pincite.server import errors, keys, routes_documents, routes_jobs, routes_query, routes_view
+from pincite.server import (
+    errors,
+    keys,
+    routes_documents,
+    routes_jobs,
+    routes_query,
+    routes_view,
+    routes_workspace,
+    workspace,
+)
 from pincite.server.deps import DEFAULT_UPLOAD_LIMIT, Service
 from pincite.server.guard import Guard
 from pincite.server.jobs import JobRunner, ThreadRunner
@@ -87,12 +96,16 @@ def create_app(
     app.include_router(routes_jobs.router)
     app.include_router(routes_query.router)
     app.include_router(routes_view.router)
+    app.include_router(routes_workspace.router)
+    app.include_router(workspace.router)
 
     @app.get("/healthz", tags=["service"])
     def healthz() -> Health:
         """Liveness; needs no key and reads nothing."""
         return Health(status="ok")
 
+    # Inside the guard: the session's tenant is set after the guard has passed the path.
+    app.add_middleware(workspace.SessionGate, service=service)
     # Added last = outermost: no body byte is read before the key is checked, and
     # nothing that escapes a route reaches the client as a traceback.
     app.add_middleware(
