@@ -36,6 +36,7 @@ from pincite.embed.default import default_embedder
 from pincite.eval.beir import available_splits, load_beir
 from pincite.eval.metrics import mean, ndcg_at_k, recall_at_k
 from pincite.eval.retrieval import EVAL_TENANT, run_retrieval_eval
+from pincite.retrieve import channels
 from pincite.retrieve.fuse import FusionMethod, Normalization
 from pincite.retrieve.query import query_terms
 from pincite.retrieve.route import route
@@ -106,7 +107,17 @@ def fused(
 
     def fuse(q: Question) -> Ranked:
         lexical, dense = lists(q)
-        return fuse_channels(lexical, dense, options, depth=depth)
+        # The dense list is already cut at this run's floor; fusion pads it at
+        # the options' floor, as retrieve does.
+        cosines = channels.Ranked(
+            channels.DENSE,
+            tuple(dense),
+            channels.COSINE_MIN,
+            max(options.min_dense_score, channels.COSINE_MIN),
+            upper_bound=1.0,
+        )
+        ranked = [channels.lexical_ranked(lexical), cosines]
+        return fuse_channels(ranked, options, depth=depth)
 
     return fuse
 
@@ -178,13 +189,17 @@ def main(argv: Sequence[str] | None = None) -> None:
             return q.lexical[:d], dense_of(q, d, f, r)
 
         for k, w in itertools.product((5, 10, 20, 40, 60, 100), (0.5, 0.75, 1.0, 1.25, 1.5, 2.0)):
-            opts = SearchOptions(fusion=FusionMethod.RRF, rrf_k=k, weights=(1.0, w))
+            opts = SearchOptions(
+                fusion=FusionMethod.RRF, rrf_k=k, weights=(("lexical", 1.0), ("dense", w))
+            )
             record(f"rrf k={k} w_dense={w} {tag}", fused(opts, depth, lists))
         for norm in Normalization:
             for alpha in np.arange(0.1, 0.95, 0.05):
                 a = round(float(alpha), 2)
                 opts = SearchOptions(
-                    fusion=FusionMethod.CONVEX, normalization=norm, weights=(1 - a, a)
+                    fusion=FusionMethod.CONVEX,
+                    normalization=norm,
+                    weights=(("lexical", 1 - a), ("dense", a)),
                 )
                 record(f"convex {norm.value} w_dense={a} {tag}", fused(opts, depth, lists))
     results.sort(reverse=True)

@@ -132,16 +132,65 @@ class Chunk:
 
 
 @dataclass(frozen=True, slots=True)
-class Branches:
-    """How one hit was found: each channel's rank (1-based) and score."""
+class ChannelRank:
+    """Where one retrieval channel (``lexical``, ``dense``, …) ranked a hit: 1-based."""
 
-    lexical_rank: int | None = None
-    lexical_score: float | None = None
-    dense_rank: int | None = None
-    dense_score: float | None = None
+    name: str
+    rank: int
+    score: float
+
+
+# Always present in serialised branches (``None`` when a channel did not run or
+# did not find the hit), so a client's schema does not change with the mode.
+STANDARD_CHANNELS = ("lexical", "dense")
+
+
+@dataclass(frozen=True, slots=True)
+class Branches:
+    """How one hit was found: each channel's rank and score, then fusion and reranking."""
+
+    channels: tuple[ChannelRank, ...] = ()
     fused_score: float | None = None
     rerank_score: float | None = None
     routed: bool = False
+
+    def channel(self, name: str) -> ChannelRank | None:
+        return next((c for c in self.channels if c.name == name), None)
+
+    @property
+    def lexical_rank(self) -> int | None:
+        found = self.channel("lexical")
+        return found.rank if found else None
+
+    @property
+    def lexical_score(self) -> float | None:
+        found = self.channel("lexical")
+        return found.score if found else None
+
+    @property
+    def dense_rank(self) -> int | None:
+        found = self.channel("dense")
+        return found.rank if found else None
+
+    @property
+    def dense_score(self) -> float | None:
+        found = self.channel("dense")
+        return found.score if found else None
+
+    def as_dict(self) -> dict[str, object]:
+        """``<channel>_rank`` and ``<channel>_score`` per channel, then fused/rerank/routed.
+
+        The one serialisation every surface (CLI JSON, HTTP, MCP, framework
+        metadata) uses.
+        """
+        names = dict.fromkeys((*STANDARD_CHANNELS, *(c.name for c in self.channels)))
+        out: dict[str, object] = {}
+        for name in names:
+            found = self.channel(name)
+            out[f"{name}_rank"] = found.rank if found else None
+            out[f"{name}_score"] = found.score if found else None
+        out.update(fused_score=self.fused_score, rerank_score=self.rerank_score, routed=self.routed)
+        return out
 
 
 @dataclass(frozen=True, slots=True)

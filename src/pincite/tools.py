@@ -83,12 +83,7 @@ def evidence_metadata(hit: Hit) -> dict[str, Any]:
         "uri": hit.document.uri,
         "superseded": hit.superseded,
         "score": hit.score,
-        "lexical_rank": branches.lexical_rank,
-        "lexical_score": branches.lexical_score,
-        "dense_rank": branches.dense_rank,
-        "dense_score": branches.dense_score,
-        "fused_score": branches.fused_score,
-        "rerank_score": branches.rerank_score,
+        **{k: v for k, v in branches.as_dict().items() if k != "routed"},
     }
 
 
@@ -213,12 +208,7 @@ def citation_metadata(citation: Citation) -> dict[str, Any]:
         "uri": locator.uri,
         "superseded": citation.superseded,
         "score": citation.score,
-        "lexical_rank": branches.lexical_rank,
-        "lexical_score": branches.lexical_score,
-        "dense_rank": branches.dense_rank,
-        "dense_score": branches.dense_score,
-        "fused_score": branches.fused_score,
-        "rerank_score": branches.rerank_score,
+        **{k: v for k, v in branches.as_dict().items() if k != "routed"},
         "retrieved_at": citation.retrieved_at,
     }
 

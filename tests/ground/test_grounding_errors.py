@@ -30,7 +30,7 @@ from pincite.ground.cite import (
     cite,
     cite_hit,
 )
-from pincite.model import Branches, Hit
+from pincite.model import Branches, ChannelRank, Hit
 from pincite.retrieve.search import SearchMode, SearchOptions
 
 LEXICAL = SearchOptions(mode=SearchMode.LEXICAL)
@@ -146,7 +146,7 @@ def test_untouched_citation_passes_the_stored_check(acme: Corpus) -> None:
 def test_cite_hit_copies_every_retrieval_fact(acme: Corpus) -> None:
     hit, at = _hit(acme)
     chunk = dataclasses.replace(hit.chunk, pages=(3, 4), page_label="iii", section=("Retention",))
-    branches = Branches(lexical_rank=1, lexical_score=2.5)
+    branches = Branches((ChannelRank("lexical", 1, 2.5),))
     hit = dataclasses.replace(hit, chunk=chunk, score=0.75, branches=branches, superseded=True)
     c = cite_hit(hit, tenant="acme", retrieved_at=at)
     assert c.citation_id == citation_id_for(chunk.evidence_id)

@@ -323,16 +323,17 @@ def test_default_fusion_is_the_tuned_convex_combination() -> None:
     defaults = SearchOptions()
     assert defaults.fusion is FusionMethod.CONVEX
     assert defaults.normalization is Normalization.THEORETICAL_MIN
-    assert defaults.weights == (0.2, 0.8) and defaults.candidates == 100
+    assert defaults.weights == (("lexical", 0.2), ("dense", 0.8)) and defaults.candidates == 100
 
 
 def test_fuse_channels_scores_absent_chunks_at_a_complete_lists_floor() -> None:
+    from pincite.retrieve.channels import dense_ranked, lexical_ranked
     from pincite.retrieve.search import fuse_channels
 
     options = SearchOptions()  # weights (0.2, 0.8), floor 0.2
-    lexical = [("only-lexical", 4.0)]  # complete: fewer hits than the depth asked
-    dense = [("only-dense", 0.6), ("both", 0.5)]
-    fused = dict(fuse_channels(lexical, dense, options, depth=10))
+    lexical = lexical_ranked([("only-lexical", 4.0)])  # complete: fewer hits than asked
+    dense = dense_ranked([("only-dense", 0.6), ("both", 0.5)], options.min_dense_score)
+    fused = dict(fuse_channels([lexical, dense], options, depth=10))
     assert set(fused) == {"only-lexical", "only-dense", "both"}
     # BM25 / max: the lexical hit scores 1, chunks without a query word 0 (not 1,
     # the one-hit list's minimum). Cosines: (cos + 1) / (max + 1), absent → floor.
@@ -340,16 +341,41 @@ def test_fuse_channels_scores_absent_chunks_at_a_complete_lists_floor() -> None:
     assert fused["both"] == pytest.approx(0.2 * 0 + 0.8 * 1.5 / 1.6)
     assert fused["only-lexical"] == pytest.approx(0.2 * 1 + 0.8 * 1.2 / 1.6)
     # A full list (as long as the depth) gives absent chunks its lowest score instead.
-    truncated = dict(fuse_channels(lexical, dense, options, depth=1))
+    truncated = dict(fuse_channels([lexical, dense], options, depth=1))
     assert truncated["only-dense"] == pytest.approx(0.2 * 1 + 0.8 * 1.0)
 
 
 def test_fuse_channels_plain_rrf_and_bad_weights() -> None:
+    from pincite.retrieve.channels import dense_ranked, lexical_ranked
     from pincite.retrieve.fuse import FusionMethod
     from pincite.retrieve.search import fuse_channels
 
-    rrf_options = SearchOptions(fusion=FusionMethod.RRF, weights=(1.0, 1.0))
-    fused = fuse_channels([("a", 3.0), ("b", 1.0)], [("b", 0.9)], rrf_options, depth=10)
+    plain = (("lexical", 1.0), ("dense", 1.0))
+    rrf_options = SearchOptions(fusion=FusionMethod.RRF, weights=plain)
+    pair = [lexical_ranked([("a", 3.0), ("b", 1.0)]), dense_ranked([("b", 0.9)], 0.2)]
+    fused = fuse_channels(pair, rrf_options, depth=10)
     assert fused == [("b", pytest.approx(1 / 62 + 1 / 61)), ("a", pytest.approx(1 / 61))]
+    zero = (("lexical", 0.0), ("dense", 0.0))
     with pytest.raises(InputError, match="weights"):
-        fuse_channels([("a", 1.0)], [], SearchOptions(weights=(0.0, 0.0)), depth=10)
+        fuse_channels(pair, SearchOptions(weights=zero), depth=10)
+    with pytest.raises(InputError, match="no fusion weight for channel 'dense'"):
+        fuse_channels(pair, SearchOptions(weights=(("lexical", 1.0),)), depth=10)
+
+
+def test_fusion_takes_any_number_of_channels() -> None:
+    from pincite.retrieve.channels import Ranked, lexical_ranked
+    from pincite.retrieve.search import fuse_channels
+
+    # A third channel (say, titles) is one more Ranked list with its own weight.
+    titles = Ranked("title", (("c", 2.0), ("a", 1.0)), lower_bound=0.0, floor=0.0)
+    weights = (("lexical", 0.5), ("title", 0.5))
+    fused = fuse_channels(
+        [lexical_ranked([("a", 4.0), ("b", 2.0)]), titles],
+        SearchOptions(weights=weights),
+        depth=10,
+    )
+    scores = dict(fused)
+    assert scores["a"] == pytest.approx(0.5 * 1.0 + 0.5 * 0.5)
+    assert scores["b"] == pytest.approx(0.5 * 0.5)
+    assert scores["c"] == pytest.approx(0.5 * 1.0)
+    assert [c for c, _ in fused] == ["a", "c", "b"]

@@ -84,15 +84,7 @@ def hit_json(n: int, hit: Hit) -> dict[str, object]:
         "pages": list(hit.chunk.pages),
         "section": list(hit.chunk.section),
         "score": hit.score,
-        "branches": {
-            "lexical_rank": b.lexical_rank,
-            "lexical_score": b.lexical_score,
-            "dense_rank": b.dense_rank,
-            "dense_score": b.dense_score,
-            "fused_score": b.fused_score,
-            "rerank_score": b.rerank_score,
-            "routed": b.routed,
-        },
+        "branches": b.as_dict(),
         "text": hit.chunk.text,
     }
 
@@ -104,11 +96,10 @@ def _hit_text(n: int, hit: Hit) -> str:
         where += f", p. {','.join(map(str, hit.chunk.pages))}"
     if hit.chunk.section:
         where += f", {' > '.join(hit.chunk.section)}"
-    lex = f"lex #{b.lexical_rank} ({b.lexical_score:.2f})" if b.lexical_rank else "lex -"
-    den = f"dense #{b.dense_rank} ({b.dense_score:.3f})" if b.dense_rank else "dense -"
+    found = "  ".join(f"{c.name} #{c.rank} ({c.score:.3f})" for c in b.channels)
     text = hit.chunk.text if len(hit.chunk.text) <= 600 else hit.chunk.text[:600] + " …"
     return (
-        f"[{n}] {where}\n    {hit.evidence_id}\n    score {hit.score:.4f}  {lex}  {den}\n"
+        f"[{n}] {where}\n    {hit.evidence_id}\n    score {hit.score:.4f}  {found}\n"
         f"    " + text.replace("\n", "\n    ") + "\n"
     )
 

@@ -96,15 +96,7 @@ def citation_json(c: Citation) -> dict[str, Any]:
             "page_label": c.locator.page_label,
             "section": list(c.locator.section),
         },
-        "branches": {
-            "lexical_rank": b.lexical_rank,
-            "lexical_score": b.lexical_score,
-            "dense_rank": b.dense_rank,
-            "dense_score": b.dense_score,
-            "fused_score": b.fused_score,
-            "rerank_score": b.rerank_score,
-            "routed": b.routed,
-        },
+        "branches": b.as_dict(),
     }
 
 

@@ -1,4 +1,4 @@
-"""Hybrid retrieval: lexical and dense candidates, fused, deduplicated, numbered."""
+"""Hybrid retrieval: each channel's candidates, fused, deduplicated, numbered."""
 
 from __future__ import annotations
 
@@ -7,21 +7,17 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from enum import StrEnum
 
-import numpy as np
-
 from pincite.embed.base import Embedder
 from pincite.errors import ConfigurationError, InputError
-from pincite.model import Branches, DocumentStatus, Hit, RetrievalResult
+from pincite.model import Branches, ChannelRank, DocumentStatus, Hit, RetrievalResult
+from pincite.retrieve import channels
+from pincite.retrieve.channels import Ranked
 from pincite.retrieve.dedup import dedup
 from pincite.retrieve.fuse import FusionMethod, Normalization, convex, rrf
-from pincite.retrieve.query import query_terms
 from pincite.retrieve.rerank import Reranker
-from pincite.retrieve.route import route
 from pincite.store.base import Store
 from pincite.tenancy import check_tenant
 
-_BM25_MIN = 0.0
-_COSINE_MIN = -1.0
 _FLOOR_KEY = ""  # never a chunk id (those are UUIDs)
 
 
@@ -58,9 +54,9 @@ class SearchOptions:
     candidates: int = 100
     fusion: FusionMethod = FusionMethod.CONVEX
     normalization: Normalization = Normalization.THEORETICAL_MIN
-    # (lexical, dense) weights: convex fusion rescales them to sum to 1; RRF
-    # multiplies each list's 1 / (k + rank) by them (use (1.0, 1.0) for plain RRF).
-    weights: tuple[float, float] = (0.2, 0.8)
+    # A weight per channel name: convex fusion rescales them to sum to 1; RRF
+    # multiplies each list's 1 / (k + rank) by them (all 1.0 for plain RRF).
+    weights: tuple[tuple[str, float], ...] = (("lexical", 0.2), ("dense", 0.8))
     # Cormack, Clarke & Büttcher (SIGIR 2009) use k = 60; only used by RRF.
     rrf_k: int = 60
     routing: bool = True
@@ -74,6 +70,13 @@ class SearchOptions:
     # refused without a model call. MiniLM cosines of unrelated texts sit
     # around 0.0-0.15.
     min_dense_score: float = 0.2
+
+    def weight(self, channel: str) -> float:
+        """The fusion weight of ``channel``; ``InputError`` when it has none."""
+        for name, value in self.weights:
+            if name == channel:
+                return value
+        raise InputError(f"no fusion weight for channel {channel!r} (weights: {self.weights})")
 
 
 def retrieve(
@@ -102,33 +105,15 @@ def retrieve(
         raise ConfigurationError(f"{mode.value} search needs an embedder; this corpus has none")
     pool = max(options.candidates, k)
 
-    lexical: list[tuple[str, float]] = []
+    ranked: list[Ranked] = []
     if mode is not SearchMode.DENSE:
-        lexical = store.search_lexical(tenant, query_terms(question), pool, scope)
-
-    dense: list[tuple[str, float]] = []
-    routed: set[str] = set()
+        ranked.append(channels.lexical(store, tenant, question, pool, scope))
     if mode is not SearchMode.LEXICAL and embedder is not None:
-        qv = embedder.embed_query(question)
-        allowed = set(scope) if scope is not None else None
-        if options.routing:
-            rindex = store.routing_index(tenant)
-            top = max(
-                options.route_min_documents, int(len(rindex.document_ids) * options.route_fraction)
-            )
-            chosen = route(rindex, qv, top=top)
-            if chosen is not None:
-                routed = set(chosen)
-                allowed = routed if allowed is None else allowed & routed
-        dense = [
-            (cid, sc)
-            for cid, sc in _dense_top(store, tenant, qv, pool, allowed)
-            if sc >= options.min_dense_score
-        ]
+        ranked.append(channels.dense(store, embedder, tenant, question, pool, scope, options))
 
-    fused = _fuse(lexical, dense, mode, options, pool)
+    fused = list(ranked[0].hits) if len(ranked) == 1 else fuse_channels(ranked, options, depth=pool)
     want = max(k * 4, 20) if options.reranker is not None else k
-    hits = _hits(store, tenant, fused, lexical, dense, routed, want, options.dedup)
+    hits = _hits(store, tenant, fused, ranked, want, options.dedup)
     if options.reranker is not None:
         hits = _rerank(options.reranker, question, hits)
     return RetrievalResult(
@@ -145,9 +130,7 @@ def _hits(
     store: Store,
     tenant: str,
     fused: list[tuple[str, float]],
-    lexical: list[tuple[str, float]],
-    dense: list[tuple[str, float]],
-    routed: set[str],
+    ranked: Sequence[Ranked],
     want: int,
     deduplicate: bool,
 ) -> list[Hit]:
@@ -156,8 +139,10 @@ def _hits(
     Chunks are read from the store a window at a time (most queries need one
     window of ``1.5 * want``), not all ``candidates`` of them.
     """
-    lex_rank = {cid: (i + 1, s) for i, (cid, s) in enumerate(lexical)}
-    dense_rank = {cid: (i + 1, s) for i, (cid, s) in enumerate(dense)}
+    ranks = [
+        {cid: ChannelRank(r.name, i + 1, s) for i, (cid, s) in enumerate(r.hits)} for r in ranked
+    ]
+    routed = frozenset().union(*(r.routed for r in ranked))
     hits: list[Hit] = []
     kept: list[Hit] = []
     pos, window = 0, want + max(4, want // 2)
@@ -175,9 +160,8 @@ def _hits(
             document = documents.get(chunk.document_id)
             if document is None or document.status is not DocumentStatus.LIVE:
                 continue
-            lr, ls = lex_rank.get(cid, (None, None))
-            dr, ds = dense_rank.get(cid, (None, None))
-            branches = Branches(lr, ls, dr, ds, score, None, chunk.document_id in routed)
+            found = tuple(r[cid] for r in ranks if cid in r)
+            branches = Branches(found, score, None, chunk.document_id in routed)
             hits.append(Hit(chunk, document, score, branches))
         kept = _dedup(hits, want) if deduplicate else hits[:want]
         window *= 2
@@ -193,73 +177,39 @@ def _dedup(hits: list[Hit], limit: int) -> list[Hit]:
     )
 
 
-def _dense_top(
-    store: Store,
-    tenant: str,
-    qv: np.ndarray,
-    pool: int,
-    allowed: set[str] | None,
-) -> list[tuple[str, float]]:
-    # Each store searches its own way: pgvector HNSW in PostgreSQL, an exact
-    # scan of the tenant's matrix in SQLite (pincite.store.dense).
-    documents = sorted(allowed) if allowed is not None else None
-    return store.search_dense(tenant, qv, pool, documents)
-
-
-def _fuse(
-    lexical: list[tuple[str, float]],
-    dense: list[tuple[str, float]],
-    mode: SearchMode,
-    options: SearchOptions,
-    depth: int,
-) -> list[tuple[str, float]]:
-    if mode is SearchMode.LEXICAL:
-        return lexical
-    if mode is SearchMode.DENSE:
-        return dense
-    return fuse_channels(lexical, dense, options, depth=depth)
-
-
 def fuse_channels(
-    lexical: Sequence[tuple[str, float]],
-    dense: Sequence[tuple[str, float]],
+    ranked: Sequence[Ranked],
     options: SearchOptions,
     *,
     depth: int,
 ) -> list[tuple[str, float]]:
-    """Hybrid fusion of BM25 and cosine ``(chunk_id, score)`` lists, best first.
+    """Hybrid fusion of the channels' ``(chunk_id, score)`` lists, best first.
 
     ``depth`` is how many candidates each channel was asked for. With
     theoretical-minimum normalisation, a list shorter than that is complete:
     every chunk it lacks scored below its floor (BM25 0: no query word; a cosine
     under ``min_dense_score``), so such chunks get that floor's normalised score
     rather than the list's lowest returned one, which for a one-hit list would
-    be the maximum. Raises ``InputError`` when the weights are all 0.
+    be the maximum. Raises ``InputError`` when the weights are all 0 or a
+    channel has none.
     """
+    weights = [options.weight(r.name) for r in ranked]
     if options.fusion is FusionMethod.RRF:
-        return rrf(
-            [[c for c, _ in lexical], [c for c, _ in dense]],
-            k=options.rrf_k,
-            weights=options.weights,
-        )
-    total = sum(options.weights)
+        return rrf([[c for c, _ in r.hits] for r in ranked], k=options.rrf_k, weights=weights)
+    total = sum(weights)
     if total <= 0:
         raise InputError(f"fusion weights must not all be 0, got {options.weights}")
-    lists = [list(lexical), list(dense)]
+    lists = [list(r.hits) for r in ranked]
     bounds = None
     if options.normalization is Normalization.THEORETICAL_MIN:
-        # BM25 (FTS5 clamps IDF above 0) is never below 0, a cosine never below -1;
-        # clamping only guards against float rounding past those bounds.
-        lists[0] = [(c, max(s, _BM25_MIN)) for c, s in lexical]
-        lists[1] = [(c, min(max(s, _COSINE_MIN), 1.0)) for c, s in dense]
-        bounds = (_BM25_MIN, _COSINE_MIN)
-        floors = (_BM25_MIN, max(options.min_dense_score, _COSINE_MIN))
-        for ranked, floor in zip(lists, floors, strict=True):
-            if len(ranked) < depth:
-                ranked.append((_FLOOR_KEY, floor))  # stands for every absent chunk
+        lists = [r.clamped() for r in ranked]
+        bounds = tuple(r.lower_bound for r in ranked)
+        for scored, r in zip(lists, ranked, strict=True):
+            if len(scored) < depth:
+                scored.append((_FLOOR_KEY, r.floor))  # stands for every absent chunk
     fused = convex(
         lists,
-        weights=[w / total for w in options.weights],
+        weights=[w / total for w in weights],
         normalization=options.normalization,
         lower_bounds=bounds,
     )
