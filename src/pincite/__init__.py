@@ -28,6 +28,7 @@ from pincite.ingest.pipeline import IngestReport, IngestStatus
 from pincite.model import (
     BBox,
     Branches,
+    ChannelRank,
     Chunk,
     Document,
     DocumentStatus,
@@ -43,6 +44,7 @@ __all__ = [
     "Answer",
     "BBox",
     "Branches",
+    "ChannelRank",
     "Chunk",
     "Citation",
     "CitationResolver",
