@@ -35,6 +35,7 @@ LAYERS: dict[str, int] = {
     "settings": 3,
     # the facade
     "corpus": 4,
+    "conversation": 4,
     "_open": 4,
     "agent": 4,
     "tools": 4,

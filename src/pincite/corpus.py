@@ -25,6 +25,7 @@ from pincite.retrieve.search import SearchMode, SearchOptions, retrieve
 from pincite.store.base import Store
 
 if TYPE_CHECKING:
+    from pincite.conversation import Conversation
     from pincite.studio import StudioResult
 from pincite.support.base import SupportChecker
 from pincite.tenancy import DEFAULT_TENANT, check_tenant
@@ -343,6 +344,14 @@ class Corpus:
             policy=SupportPolicy(policy),
             summary=summary,
         )
+
+    def conversation(
+        self, conversation_id: str | None = None, *, tenant: str = DEFAULT_TENANT, title: str = ""
+    ) -> Conversation:
+        """A stored conversation to continue (``NotFoundError`` if none), or a new one."""
+        from pincite.conversation import open_conversation
+
+        return open_conversation(self, conversation_id, tenant=tenant, title=title)
 
     def render(self, answer: Answer) -> str:
         """The answer as people read it: claims with [n] markers, then exact excerpts."""

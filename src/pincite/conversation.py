@@ -1,0 +1,194 @@
+"""Conversations that remember: each turn searched as a standalone question, kept per tenant.
+
+A :class:`Conversation` is a stored sequence of turns. Asking in one rewrites
+the turn into the question a search needs (``pincite.generate.rewrite``),
+answers it through the corpus exactly like ``Corpus.ask`` (so citations are
+per turn: a claim cites only passages retrieved for its own turn), and stores
+the turn: the question asked, the standalone question searched, the answer
+(claims, citations as evidence ids with their versions, support verdicts),
+the outcome and the running summary.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from pincite.errors import InputError, NotFoundError
+from pincite.generate.rewrite import standalone
+from pincite.ground.answer import AnswerResult, SupportPolicy
+from pincite.ground.present import answer_json
+from pincite.retrieve.search import SearchOptions
+from pincite.store.conversations import ConversationRecord, TurnRecord
+from pincite.tenancy import DEFAULT_TENANT, check_tenant
+
+if TYPE_CHECKING:
+    from pincite.corpus import Corpus
+
+__all__ = ["Conversation", "ConversationTurn", "delete_conversation", "list_conversations"]
+
+# The running summary keeps the last few exchanges: enough for a model to
+# follow the thread, short enough to stay a small part of its prompt.
+SUMMARY_TURNS = 4
+_SUMMARY_ANSWER_CHARS = 200
+TITLE_CHARS = 80
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+@dataclass(frozen=True, slots=True)
+class ConversationTurn:
+    """One stored turn; ``answer`` is the answer as ``answer_json`` writes it."""
+
+    seq: int
+    question: str
+    standalone: str
+    outcome: str
+    message: str
+    summary: str
+    created_at: str
+    answer: dict[str, Any]
+
+    @classmethod
+    def from_record(cls, record: TurnRecord) -> ConversationTurn:
+        data = record.payload()
+        return cls(
+            seq=record.seq,
+            question=str(data.get("asked", data.get("question", ""))),
+            standalone=str(data.get("standalone", data.get("question", ""))),
+            outcome=str(data.get("outcome", "")),
+            message=str(data.get("message", "")),
+            summary=str(data.get("running_summary", data.get("summary", ""))),
+            created_at=record.created_at,
+            answer=data,
+        )
+
+    @property
+    def evidence_ids(self) -> tuple[str, ...]:
+        """The evidence ids the turn's claims cite, in order, without repeats."""
+        cited = [str(c.get("evidence_id")) for c in self.answer.get("citations", [])]
+        return tuple(dict.fromkeys(cited))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "seq": self.seq,
+            "question": self.question,
+            "standalone": self.standalone,
+            "outcome": self.outcome,
+            "message": self.message,
+            "summary": self.summary,
+            "created_at": self.created_at,
+            "answer": self.answer,
+        }
+
+
+class Conversation:
+    """A tenant's stored conversation; ``ask`` answers a turn in its context and keeps it."""
+
+    def __init__(self, corpus: Corpus, record: ConversationRecord) -> None:
+        self.corpus = corpus
+        self.record = record
+
+    @property
+    def id(self) -> str:
+        return self.record.conversation_id
+
+    @property
+    def tenant(self) -> str:
+        return self.record.tenant
+
+    @property
+    def title(self) -> str:
+        return self.record.title
+
+    def turns(self) -> list[ConversationTurn]:
+        return [
+            ConversationTurn.from_record(r) for r in self.corpus.store.turns(self.tenant, self.id)
+        ]
+
+    def ask(
+        self,
+        question: str,
+        *,
+        k: int = 6,
+        policy: SupportPolicy | str = SupportPolicy.REJECT,
+        options: SearchOptions | None = None,
+    ) -> AnswerResult:
+        """Answer ``question`` as a turn of this conversation and store the turn.
+
+        The result's ``question`` is the standalone question that was searched.
+        Raises ``NotFoundError`` when the conversation was deleted meanwhile and
+        ``ConcurrentWriteError`` when another writer appended a turn first.
+        """
+        if not question.strip():
+            raise InputError("the question is empty")
+        turns = self.turns()
+        searched = standalone(question, [t.standalone for t in turns])
+        summary = turns[-1].summary if turns else ""
+        result = self.corpus.ask(
+            searched, tenant=self.tenant, k=k, policy=policy, options=options, summary=summary
+        )
+        data = answer_json(result)
+        data["asked"] = question.strip()
+        data["standalone"] = searched
+        data["running_summary"] = _running_summary(summary, result, searched)
+        record = TurnRecord(
+            self.tenant, self.id, len(turns), _now(), json.dumps(data, ensure_ascii=False)
+        )
+        if not self.corpus.store.append_turn(record):
+            raise NotFoundError("conversation", self.id)
+        self.record = self.corpus.store.conversation(self.tenant, self.id) or self.record
+        return result
+
+
+def _running_summary(before: str, result: AnswerResult, searched: str) -> str:
+    """The model's updated summary when it wrote one; otherwise the last exchanges, in order."""
+    if result.summary and result.summary != before:
+        return result.summary
+    if result.answer is not None and result.answer.claims:
+        said = result.answer.claims[0].text[:_SUMMARY_ANSWER_CHARS]
+    else:
+        said = f"({result.outcome.value}) {result.message}"
+    lines = [line for line in before.splitlines() if line.strip()]
+    lines.append(f"Q: {searched} A: {said}")
+    return "\n".join(lines[-SUMMARY_TURNS:])
+
+
+def open_conversation(
+    corpus: Corpus,
+    conversation_id: str | None = None,
+    *,
+    tenant: str = DEFAULT_TENANT,
+    title: str = "",
+) -> Conversation:
+    """A stored conversation (another tenant's reads as missing), or a new one if ``None``."""
+    check_tenant(tenant)
+    if conversation_id is None:
+        now = _now()
+        record = ConversationRecord(
+            tenant, str(uuid.uuid4()), title.strip()[:TITLE_CHARS], now, now
+        )
+        corpus.store.create_conversation(record)
+        return Conversation(corpus, record)
+    found = corpus.store.conversation(tenant, conversation_id)
+    if found is None:
+        raise NotFoundError("conversation", conversation_id)
+    return Conversation(corpus, found)
+
+
+def list_conversations(corpus: Corpus, *, tenant: str = DEFAULT_TENANT) -> list[Conversation]:
+    """The tenant's conversations, most recently updated first."""
+    return [Conversation(corpus, r) for r in corpus.store.conversations(check_tenant(tenant))]
+
+
+def delete_conversation(
+    corpus: Corpus, conversation_id: str, *, tenant: str = DEFAULT_TENANT
+) -> None:
+    """Remove a conversation and its turns; ``NotFoundError`` when there is none."""
+    if not corpus.store.delete_conversation(check_tenant(tenant), conversation_id):
+        raise NotFoundError("conversation", conversation_id)

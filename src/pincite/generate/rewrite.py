@@ -1,0 +1,91 @@
+"""Follow-up questions made standalone, offline and deterministically.
+
+"And how long are they kept?" after "Which invoices must we archive?" searches
+for nothing useful alone. :func:`standalone` resolves a third-person pronoun
+against the previous turn's key terms, completes an ellipsis ("What about
+backups?", "And for contractors?") with them, and leaves a question that
+names its own subject unchanged. Only the previous standalone question is
+read: it already carries what came before it, so a chain of follow-ups keeps
+its topic without piling up every earlier turn's words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from pincite.retrieve.query import STOPWORDS
+
+__all__ = ["key_terms", "standalone"]
+
+_WORD = re.compile(r"\w+")
+# Words a question uses to ask, not to name its subject; they are never carried over.
+_ASKING_WORDS = """
+    also another anything else explain mean means meant say says said tell know
+    please kind kinds type types thing things way ways much many long often soon
+    like want need get got give go use used make made happen happens one ones
+    well okay ok yes thanks thank sure really actually exactly
+    must may might shall cannot
+"""
+_ASKING = frozenset(_ASKING_WORDS.split())
+# Pronouns that point back at the previous turn's subject.
+_PRONOUN_WORDS = "it its they them their theirs this that these those"
+_PRONOUNS = frozenset(_PRONOUN_WORDS.split())
+# Openers of an elliptical follow-up: what follows them is the new part.
+_ELLIPSIS = re.compile(
+    r"^\s*(?:and|also|but|so|then|what about|how about|and what about|and how about|"
+    r"what of|same for|same with|and for|and in|and the)\b[\s,]*",
+    re.IGNORECASE,
+)
+# A turn with at most this many words of its own (past stopwords) needs context.
+_SHORT = 3
+# At most this many carried terms: enough for a subject, few enough not to drown the turn.
+_CARRY = 6
+
+
+def key_terms(question: str) -> list[str]:
+    """The words that name a question's subject, in order, without repeats."""
+    seen: dict[str, None] = {}
+    for word in _WORD.findall(question):
+        folded = word.casefold()
+        if folded in STOPWORDS or folded in _ASKING or (folded.isdigit() and len(folded) < 2):
+            continue
+        if folded not in {s.casefold() for s in seen}:
+            seen[word] = None
+    return list(seen)
+
+
+def standalone(question: str, previous: Sequence[str] = ()) -> str:
+    """The question as a search would need it, given the earlier standalone questions.
+
+    The first turn, and any turn that names enough of its own subject without
+    pointing back, is returned as it was asked (stripped).
+    """
+    text = question.strip()
+    if not previous or not text:
+        return text
+    own = {w.casefold() for w in key_terms(text)}
+    carried = [t for t in key_terms(previous[-1]) if t.casefold() not in own][:_CARRY]
+    if not carried:
+        return text
+    topic = " ".join(carried)
+    words = _WORD.findall(text)
+    pronoun = next((w for w in words if w.casefold() in _PRONOUNS), None)
+    # A pronoun stands for a thing: the previous turn's verbs ("retained") stay behind.
+    things = [t for t in carried if not t.casefold().endswith("ed")]
+    if pronoun is not None and things:
+        # Only the first pronoun: "Are they kept with their receipts?" names one subject.
+        pattern = re.compile(rf"\b{re.escape(pronoun)}\b")
+        name = " ".join(things)
+        if pronoun.casefold() in {"its", "their", "theirs"}:
+            name += "'" if name.endswith("s") else "'s"
+        replacement = name
+        return pattern.sub(lambda _: replacement, text, count=1)
+    opened = _ELLIPSIS.match(text)
+    if opened is not None or len(own) <= _SHORT:
+        rest = text[opened.end() :] if opened is not None else text
+        rest = rest.strip() or text
+        if rest.endswith("?"):
+            return f"{rest.rstrip('?').rstrip()} ({topic})?"
+        return f"{rest} ({topic})"
+    return text

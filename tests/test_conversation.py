@@ -1,0 +1,111 @@
+"""Conversations through the facade: follow-ups searched in context, turns stored per tenant."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import pincite
+from conversation_texts import RETENTION, TRAVEL, TURNS
+from pincite.conversation import delete_conversation, list_conversations
+from pincite.embed.base import Embedder
+from pincite.errors import InputError, NotFoundError
+
+
+def _open(path: Path, embedder: Embedder) -> pincite.Corpus:
+    corpus = pincite.open(path, embedder=embedder)
+    if not corpus.documents(tenant="acme"):
+        corpus.ingest_text(RETENTION, uri="policy://retention", tenant="acme")
+        corpus.ingest_text(TRAVEL, uri="policy://travel", tenant="acme")
+    return corpus
+
+
+def _uris(answer: pincite.Answer) -> set[str]:
+    assert answer.answer is not None, answer.message
+    return {c.locator.uri for c in answer.answer.citations}
+
+
+def test_follow_ups_search_in_context_and_cite_their_own_turn(
+    tmp_path: Path, embedder: Embedder
+) -> None:
+    with _open(tmp_path / "c.db", embedder) as corpus:
+        conversation = corpus.conversation(tenant="acme", title=TURNS[0])
+        answers = [conversation.ask(q) for q in TURNS]
+        # Asked alone, the follow-ups reach the travel policy too.
+        for q in TURNS[1:]:
+            assert "policy://travel" in _uris(corpus.ask(q, tenant="acme"))
+        for answer in answers:
+            assert _uris(answer) == {"policy://retention"}
+        assert answers[1].answer is not None and answers[2].answer is not None
+        assert any("encrypted archive" in c.text for c in answers[1].answer.claims)
+        assert any("finance director" in c.text for c in answers[2].answer.claims)
+        turns = conversation.turns()
+        assert [t.question for t in turns] == list(TURNS)
+        assert turns[0].standalone == TURNS[0]
+        for t in turns[1:]:
+            assert "invoices" in t.standalone.casefold() and t.standalone != t.question
+        for t, answer in zip(turns, answers, strict=True):
+            assert t.standalone == answer.question
+            assert t.outcome == "answered"
+            # Citations are per turn: every cited id was retrieved for this turn.
+            assert t.evidence_ids
+            assert set(t.evidence_ids) <= set(t.answer["searched"]) | {
+                c.evidence_id
+                for c in answer.answer.citations  # type: ignore[union-attr]
+            }
+            for c in answer.answer.citations:  # type: ignore[union-attr]
+                assert any(c.chunk_id == s.chunk_id for s in answer.searched)
+        # The running summary grows with the turns it has seen.
+        assert turns[2].summary.count("Q: ") == 3
+        assert conversation.record.turn_count == 3
+
+
+def test_a_reopened_conversation_goes_on_where_it_stopped(
+    tmp_path: Path, embedder: Embedder
+) -> None:
+    with _open(tmp_path / "c.db", embedder) as corpus:
+        first = corpus.conversation(tenant="acme")
+        first.ask(TURNS[0])
+        cid = first.id
+    with _open(tmp_path / "c.db", embedder) as corpus:
+        again = corpus.conversation(cid, tenant="acme")
+        answer = again.ask(TURNS[1])
+        assert "invoices" in answer.question.casefold()
+        assert [t.seq for t in again.turns()] == [0, 1]
+
+
+def test_another_tenants_conversation_is_missing(tmp_path: Path, embedder: Embedder) -> None:
+    with _open(tmp_path / "c.db", embedder) as corpus:
+        mine = corpus.conversation(tenant="acme")
+        mine.ask(TURNS[0])
+        with pytest.raises(NotFoundError) as other:
+            corpus.conversation(mine.id, tenant="globex")
+        with pytest.raises(NotFoundError) as missing:
+            corpus.conversation("no-such-id", tenant="globex")
+        assert str(other.value) == str(missing.value).replace("no-such-id", mine.id)
+        with pytest.raises(NotFoundError):
+            delete_conversation(corpus, mine.id, tenant="globex")
+        assert [c.id for c in list_conversations(corpus, tenant="globex")] == []
+        assert [c.id for c in list_conversations(corpus, tenant="acme")] == [mine.id]
+        delete_conversation(corpus, mine.id, tenant="acme")
+        with pytest.raises(NotFoundError):
+            corpus.conversation(mine.id, tenant="acme")
+
+
+def test_an_empty_question_is_refused_before_anything_is_stored(
+    tmp_path: Path, embedder: Embedder
+) -> None:
+    with _open(tmp_path / "c.db", embedder) as corpus:
+        conversation = corpus.conversation(tenant="acme")
+        with pytest.raises(InputError):
+            conversation.ask("   ")
+        assert conversation.turns() == []
+
+
+def test_a_deleted_conversation_cannot_take_a_turn(tmp_path: Path, embedder: Embedder) -> None:
+    with _open(tmp_path / "c.db", embedder) as corpus:
+        conversation = corpus.conversation(tenant="acme")
+        delete_conversation(corpus, conversation.id, tenant="acme")
+        with pytest.raises(NotFoundError):
+            conversation.ask(TURNS[0])
