@@ -263,6 +263,7 @@
     }
     const mark = el("mark", { id: "cited", text: p.cited });
     $("passage-text").replaceChildren(p.before, mark, p.after);
+    panel.dataset.shown = evidenceId;
     panel.hidden = false;
     panel.focus({ preventScroll: true });
     mark.scrollIntoView({ block: "center" });
