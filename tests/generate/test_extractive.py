@@ -238,3 +238,15 @@ def test_a_procedure_question_prefers_what_must_be_done() -> None:
     )
     question = "How should a client handle a closed connection?"
     assert "MUST open a new connection" in best(question, p)
+
+
+def test_a_short_body_is_cited_with_its_heading() -> None:
+    p = passage(
+        1,
+        "3. Explanation.\n\nThis standard specifies minimum security requirements.\n\n"
+        "4. Approving Authority.\n\nSecretary of Commerce.\n\n"
+        "5. Maintenance Agency.\n\nDepartment of Commerce, NIST.\n",
+    )
+    g = answer("Who is the approving authority for FIPS 200?", p)
+    assert claim_texts(g)[0] == "4. Approving Authority. Secretary of Commerce."
+    assert_pinned(g, [p])

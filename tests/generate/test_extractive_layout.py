@@ -96,3 +96,35 @@ def test_leadin_items_and_grammar() -> None:
     )
     roles = [r for r, _ in _roles(text)]
     assert roles == [Role.LEADIN, Role.ITEM, Role.ITEM, Role.FRAGMENT]
+
+
+def test_a_dash_ends_a_leadin_like_a_colon() -> None:
+    text = (
+        "The potential impact is LOW if—\n\n"
+        "− The loss of availability could be expected to have a limited adverse effect.\n"
+    )
+    units = layout(text)
+    assert [u.role for u in units] == [Role.LEADIN, Role.ITEM]
+    assert units[1].first and units[1].title == "The potential impact is LOW if—"
+
+
+def test_a_numbered_heading_with_a_short_body_and_an_underscore_rule() -> None:
+    text = (
+        "FIPS Publication 200 Minimum Security Requirements ______________________\n\n"
+        "4. Approving Authority.\n\nSecretary of Commerce.\n\n"
+        "5. Maintenance Agency.\n\nDepartment of Commerce, NIST.\n"
+    )
+    roles = _roles(text)
+    assert roles[0][0] is Role.FURNITURE
+    assert roles[1:] == [
+        (Role.HEADING, "4. Approving Authority."),
+        (Role.STATEMENT, "Secretary of Commerce."),
+        (Role.HEADING, "5. Maintenance Agency."),
+        (Role.STATEMENT, "Department of Commerce, NIST."),
+    ]
+
+
+def test_a_definition_focus_drops_the_document_it_is_asked_about() -> None:
+    q = parse_question("Who is the approving authority for FIPS 200?")
+    assert q.kind is QuestionKind.DEFINITION and q.focus == ("approv", "authority")
+    assert "200" in q.stems

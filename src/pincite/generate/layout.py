@@ -70,7 +70,7 @@ class Unit:
 
 
 _FURNITURE = re.compile(
-    r"\[Page \d+\]|^RFC \d{3,5}\s{2,}|^Page \d+( of \d+)?$|^[ivxlc\d]{1,4}$|\S\s{6,}\S\s{6,}\S",
+    r"\[Page \d+\]|^RFC \d{3,5}\s{2,}|^Page \d+( of \d+)?$|^[ivxlc\d]{1,4}$|\S\s{6,}\S\s{6,}\S|_{10}",
     re.I,
 )
 _FOOTNOTE = re.compile(r"^\d{1,2}\s+[A-Z]")
@@ -82,6 +82,7 @@ _MD_HEADING = re.compile(r"^#{1,6}\s")
 _CODE = frozenset('|=<>*;[]{}"#\\')
 _CODE_SHARE = 0.05
 _LABEL_WORDS = 7
+_NUMBERED_LABEL = re.compile(r"^\d{1,2}\.\s+[A-Z][^.]*\.$")
 _LEADIN_WORDS = 25
 _HEADING_WORDS = 12
 # A label names a term; a short sentence with a verb ("Cloud computing is an
@@ -96,6 +97,13 @@ def layout(text: str) -> list[Unit]:
     """Every sentence of ``text`` with its role and the title it sits under."""
     spans = sentence_spans(text)
     roles = [_role(text, spans, i) for i in range(len(spans))]
+    for i in range(1, len(roles)):
+        # "4. Approving Authority.\n\nSecretary of Commerce.": a short line
+        # under a heading that ends like a sentence is that heading's body.
+        previous, current = text[slice(*spans[i - 1])], text[slice(*spans[i])]
+        both = roles[i - 1] is Role.HEADING and roles[i] is Role.HEADING
+        if both and previous.rstrip().endswith(".") and current.rstrip().endswith("."):
+            roles[i] = Role.STATEMENT
     units: list[Unit] = []
     title, title_index, seen = "", None, False
     for i, ((s, e), role) in enumerate(zip(spans, roles, strict=True)):
@@ -122,11 +130,14 @@ def _role(text: str, spans: list[tuple[int, int]], i: int) -> Role:
         return Role.FRAGMENT  # grammar (ABNF) and code: not prose a claim can quote
     if _MD_HEADING.match(sentence):
         return Role.HEADING
-    if stripped.endswith(":") and len(words) <= _LEADIN_WORDS:
-        return Role.LEADIN
+    if stripped.endswith((":", "—", "–")) and len(words) <= _LEADIN_WORDS:
+        return Role.LEADIN  # "Service Models:", "The potential impact is LOW if—"
     unfinished = not stripped.endswith(_TERMINAL)
     if _NUMBERED_HEADING.match(sentence) and unfinished and len(words) <= _HEADING_WORDS:
         return Role.HEADING
+    verbless = not any(w.casefold() in _VERBS for w in words)
+    if _NUMBERED_LABEL.match(sentence) and verbless and len(words) <= _LABEL_WORDS:
+        return Role.HEADING  # "4. Approving Authority."
     if at_line_start and _ITEM.match(sentence):
         return Role.ITEM
     if (

@@ -87,6 +87,7 @@ _PROCEDURE = re.compile(
     re.I,
 )
 _MAX_TERM_WORDS = 6
+_QUALIFIER = re.compile(r"\s+(?:for|in|of|under)\s+(?=[A-Z0-9])")
 # Words that make a short "what is X" a request for a value, not a meaning.
 _VALUE_WORDS = frozenset(
     {"name", "purpose", "role", "goal", "aim", "reason", "cause", "effect", "result"}
@@ -111,7 +112,9 @@ def parse_question(text: str) -> Question:
     for pattern in _DEFINITION:
         m = pattern.match(q)
         if m and _is_term(m.group("x")):
-            return Question(q, QuestionKind.DEFINITION, tuple(content_stems(m.group("x"))), stems)
+            # "the approving authority for FIPS 200": the term, not the document it is in.
+            term = _QUALIFIER.split(m.group("x"), maxsplit=1)[0]
+            return Question(q, QuestionKind.DEFINITION, tuple(content_stems(term)), stems)
     if _CONDITION.match(q):
         return Question(q, QuestionKind.CONDITION, (), stems)
     if _PROCEDURE.match(q):

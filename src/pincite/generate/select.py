@@ -97,6 +97,8 @@ _CUES = {
 }
 _CLAIMABLE = frozenset({Role.STATEMENT, Role.ITEM, Role.FOOTNOTE})
 _ADJACENT_GAP = 4
+# A body this short says nothing without the heading above it.
+_SHORT_BODY = 5
 # Room for a page's footnotes and footer between the halves of a sentence.
 _PAGE_BREAK_GAP = 1500
 
@@ -211,6 +213,8 @@ def _pieces(
     label = u.title_index is not None and u.first and units[u.title_index].role is Role.LABEL
     if label and u.title_index == i - 1:
         start = units[i - 1].start  # "Rapid elasticity. Capabilities can be ..."
+    elif u.first and u.title_index == i - 1 and len(p.text[start:end].split()) < _SHORT_BODY:
+        start = units[i - 1].start  # "4. Approving Authority.\n\nSecretary of Commerce."
     if defines and u.first and u.role is Role.STATEMENT:
         j = i + 1
         while j < len(units) and j - i < scoring.definition_sentences:
