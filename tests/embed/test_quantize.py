@@ -22,8 +22,8 @@ SENTENCES = [
 ]
 
 
-def test_quantised_vectors_stay_close_to_the_default_ones(embedder: MiniLMEmbedder) -> None:
-    quantised = MiniLMEmbedder(quantized=True)
+def test_quantised_vectors_stay_close_to_the_float_ones() -> None:
+    embedder, quantised = MiniLMEmbedder(), MiniLMEmbedder(quantized=True)
     a = embedder.embed_documents(SENTENCES)
     b = quantised.embed_documents(SENTENCES)
     assert quantised.name == QUANTIZED_MODEL_NAME != embedder.name == MODEL_NAME
