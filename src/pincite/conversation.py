@@ -18,8 +18,9 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from pincite.errors import InputError, NotFoundError
+from pincite.generate.base import Generator
 from pincite.generate.rewrite import standalone
-from pincite.ground.answer import AnswerResult, SupportPolicy
+from pincite.ground.answer import AnswerResult, SupportPolicy, answer_question
 from pincite.ground.present import answer_json
 from pincite.retrieve.search import SearchOptions
 from pincite.store.conversations import ConversationRecord, TurnRecord
@@ -118,10 +119,12 @@ class Conversation:
         k: int = 6,
         policy: SupportPolicy | str = SupportPolicy.REJECT,
         options: SearchOptions | None = None,
+        generator: Generator | None = None,
     ) -> AnswerResult:
         """Answer ``question`` as a turn of this conversation and store the turn.
 
         The result's ``question`` is the standalone question that was searched.
+        ``generator`` answers instead of the corpus's own (a server's, say).
         Raises ``NotFoundError`` when the conversation was deleted meanwhile and
         ``ConcurrentWriteError`` when another writer appended a turn first.
         """
@@ -130,9 +133,22 @@ class Conversation:
         turns = self.turns()
         searched = standalone(question, [t.standalone for t in turns])
         summary = turns[-1].summary if turns else ""
-        result = self.corpus.ask(
-            searched, tenant=self.tenant, k=k, policy=policy, options=options, summary=summary
-        )
+        if generator is None:
+            result = self.corpus.ask(
+                searched, tenant=self.tenant, k=k, policy=policy, options=options, summary=summary
+            )
+        else:
+            result = answer_question(
+                self.corpus,
+                searched,
+                generator,
+                tenant=self.tenant,
+                k=k,
+                options=options,
+                support=self.corpus.support,
+                policy=SupportPolicy(policy),
+                summary=summary,
+            )
         data = answer_json(result)
         data["asked"] = question.strip()
         data["standalone"] = searched

@@ -14,6 +14,7 @@ from pincite.generate.base import Generator
 from pincite.server import (
     errors,
     keys,
+    routes_conversations,
     routes_documents,
     routes_jobs,
     routes_query,
@@ -96,6 +97,7 @@ def create_app(
     app.include_router(routes_jobs.router)
     app.include_router(routes_query.router)
     app.include_router(routes_view.router)
+    app.include_router(routes_conversations.router)
     app.include_router(routes_workspace.router)
     app.include_router(workspace.router)
 

@@ -249,3 +249,52 @@ class JobOut(BaseModel):
     url: str = Field(description="Where to ask how the job went.")
     result: IngestOut | None = None
     error: JobError | None = None
+
+
+class ConversationCreate(_Strict):
+    title: str = Field("", max_length=200, description="A label for lists (may be empty).")
+
+
+class ConversationOut(BaseModel):
+    conversation_id: str
+    title: str
+    created_at: str
+    updated_at: str
+    turn_count: int
+    url: str = Field(description="This conversation: GET it with its turns, DELETE it.")
+
+
+class ConversationList(BaseModel):
+    conversations: list[ConversationOut]
+
+
+class TurnRequest(_Strict):
+    question: str = Field(min_length=1, max_length=4000)
+    k: int = Field(6, ge=1, le=20)
+
+
+class TurnOut(BaseModel):
+    seq: int = Field(description="0-based position in the conversation.")
+    question: str = Field(description="The turn as it was asked.")
+    standalone: str = Field(description="The standalone question that was searched.")
+    outcome: Literal["answered", "refused"]
+    message: str
+    summary: str = Field(description="The running summary after this turn.")
+    created_at: str
+    claims: list[dict[str, Any]] = []
+    citations: list[dict[str, Any]] = []
+    reasons: list[str] = []
+    searched: list[str] = []
+
+
+class ConversationDetail(ConversationOut):
+    turns: list[TurnOut]
+
+
+class ConversationAnswerOut(AnswerOut):
+    """An answer to one turn; ``question`` is the standalone question that was searched."""
+
+    conversation_id: str
+    seq: int
+    asked: str = Field(description="The turn as it was asked.")
+    standalone: str
