@@ -38,6 +38,8 @@ INSTRUCTIONS = (
     "`check_citations` on your answer. `answer` returns pincite's own checked answer."
 )
 _PREVIEW_CHARS = 300
+# The ``conversation_id`` that starts a stored conversation in the ``answer`` tool.
+NEW_CONVERSATION = "new"
 
 
 class _Ledgers:
@@ -136,17 +138,33 @@ def build_server(corpus: Corpus, tenant: str, generator: Generator | None = None
         }
 
     @server.tool()
-    def answer(question: str, k: int = 6) -> dict[str, Any]:
+    def answer(question: str, k: int = 6, conversation_id: str | None = None) -> dict[str, Any]:
         """Answer from the workspace's documents with checked citations, or refuse.
 
-        Returns the rendered answer (``text``), its claims and citations.
+        Returns the rendered answer (``text``), its claims and citations. Give
+        ``conversation_id="new"`` to start a stored conversation, then its
+        returned ``conversation_id`` on later turns: a follow-up ("and how long
+        are they kept?") is searched as the standalone question in
+        ``standalone``; citations stay per turn.
         """
         if not 1 <= k <= 20:
             raise ToolError("k must be between 1 and 20")
         with _tool_errors("answer"):
-            result = corpus.ask(question, tenant=tenant, k=k)
+            if conversation_id is None:
+                result = corpus.ask(question, tenant=tenant, k=k)
+                return {**answer_json(result), "text": format_answer(result, corpus.store)}
+            new = conversation_id == NEW_CONVERSATION
+            conversation = corpus.conversation(None if new else conversation_id, tenant=tenant)
+            result = conversation.ask(question, k=k)
             text = format_answer(result, corpus.store)
-        return {**answer_json(result), "text": text}
+        return {
+            **answer_json(result),
+            "text": text,
+            "conversation_id": conversation.id,
+            "seq": conversation.record.turn_count - 1,
+            "asked": question.strip(),
+            "standalone": result.question,
+        }
 
     return server
 
