@@ -39,6 +39,7 @@ LAYERS: dict[str, int] = {
     "_open": 4,
     "agent": 4,
     "tools": 4,
+    "studio": 4,
     # surfaces: parse, call the facade, format
     "demo": 5,
     "eval": 5,

@@ -92,7 +92,12 @@ _NOT_TERMS = frozenset(
 _CONTRACT: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("party", re.compile(r"\b(?:between|by and between|parties|party)\b", re.I)),
     ("termination", re.compile(r"\bterminat\w*|\bexpir\w*", re.I)),
-    ("amount", re.compile(r"[$€£]\s?\d|\b\d[\d,.]*\s?(?:USD|EUR|GBP|dollars|euros)\b", re.I)),
+    (
+        "amount",
+        re.compile(
+            r"[$€£]\s?\d|\b(?:USD|EUR|GBP)\s?\d|\b\d[\d,.]*\s?(?:USD|EUR|GBP|dollars|euros)\b", re.I
+        ),
+    ),
     (
         "date",
         re.compile(

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import click
 
-from pincite.cli import answers, documents, evaluate, evidence, search, service, verify
+from pincite.cli import (
+    answers,
+    conversations,
+    documents,
+    evaluate,
+    evidence,
+    search,
+    service,
+    studio,
+    verify,
+)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -23,6 +33,16 @@ def cli() -> None:
     """
 
 
-for module in (documents, evidence, search, answers, verify, evaluate, service):
+for module in (
+    documents,
+    evidence,
+    search,
+    answers,
+    conversations,
+    studio,
+    verify,
+    evaluate,
+    service,
+):
     for command in module.COMMANDS:
         cli.add_command(command)

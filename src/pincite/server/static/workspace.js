@@ -265,12 +265,14 @@
     $("passage-text").replaceChildren(p.before, mark, p.after);
     panel.dataset.shown = evidenceId;
     panel.hidden = false;
+    document.body.classList.add("with-passage");
     panel.focus({ preventScroll: true });
     mark.scrollIntoView({ block: "center" });
   }
 
   function closePassage() {
     $("passage").hidden = true;
+    document.body.classList.remove("with-passage");
     if (opener && opener.focus) opener.focus();
   }
   $("passage-close").addEventListener("click", closePassage);
