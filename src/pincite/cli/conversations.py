@@ -1,0 +1,95 @@
+"""Commands for conversations and the answers that outlive their documents: chat, stale."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from pincite.cli.answers import with_generator_options
+from pincite.cli.common import (
+    db_option,
+    embedder_option,
+    err,
+    handle_errors,
+    json_option,
+    open_corpus,
+    out,
+    print_json,
+    tenant_option,
+)
+from pincite.ground.present import answer_json, format_answer
+from pincite.settings import GeneratorSettings
+
+_QUIT = {"/quit", "/exit", ":q"}
+
+
+@click.command()
+@db_option
+@tenant_option
+@embedder_option
+@with_generator_options
+@click.option(
+    "--conversation",
+    "conversation_id",
+    metavar="ID",
+    help="Resume this stored conversation instead of starting one.",
+)
+@click.option("--title", default="", help="A label for a new conversation.")
+@click.option(
+    "-k", "k", type=click.IntRange(1, 50), default=6, show_default=True, help="Passages shown."
+)
+@json_option
+@handle_errors
+def chat(
+    db: str,
+    tenant: str,
+    embedder: str,
+    generator: str,
+    base_url: str | None,
+    model: str | None,
+    api_key: str | None,
+    conversation_id: str | None,
+    title: str,
+    k: int,
+    as_json: bool,
+) -> None:
+    """Ask one question after another; follow-ups are understood in context.
+
+    Reads one question per line from the terminal (or a pipe) until end of
+    input or /quit. Each turn is answered like `pincite ask`, searched as the
+    standalone question shown, and stored: resume with --conversation ID.
+    """
+    settings = GeneratorSettings(generator, base_url=base_url, model=model, api_key=api_key)
+    stdin = sys.stdin
+    interactive = stdin.isatty()
+    with open_corpus(db, embedder) as corpus:
+        corpus.generator = settings.build(corpus.embedder)
+        conversation = corpus.conversation(conversation_id, tenant=tenant, title=title)
+        verb = "resumed" if conversation_id else "started"
+        err.print(f"conversation {conversation.id} ({verb}; /quit to leave)")
+        while True:
+            if interactive:
+                err.print("> ", end="")
+            line = stdin.readline()
+            if not line:
+                break
+            question = line.strip()
+            if not question:
+                continue
+            if question in _QUIT:
+                break
+            result = conversation.ask(question, k=k)
+            seq = conversation.record.turn_count - 1
+            if as_json:
+                data = answer_json(result)
+                data.update(conversation_id=conversation.id, seq=seq, asked=question)
+                print_json(data)
+                continue
+            if result.question != question:
+                out.print(f"(searched: {result.question})")
+            out.print(format_answer(result, corpus.store))
+            out.print("")
+
+
+COMMANDS = [chat]
