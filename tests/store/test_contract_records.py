@@ -113,6 +113,8 @@ def test_rewriting_an_earlier_text_makes_that_version_current_again(
     )
     current = [v for v in versions if v.superseded_by is None]
     assert [v.content_hash for v in current] == [v1.version.content_hash]
+    # Both backends order versions by when each last became current: the current is last.
+    assert versions[-1].content_hash == v1.version.content_hash
     live = store.search_lexical(a, ["seven"], 10)
     assert [store.chunk(a, cid).content_hash for cid, _ in live] == [  # type: ignore[union-attr]
         v1.version.content_hash

@@ -15,14 +15,124 @@ import numpy.typing as npt
 import psycopg
 from psycopg.types.json import Jsonb
 
-from pincite.errors import ConcurrentWriteError
 from pincite.model import Chunk, Document, DocumentStatus, Version
-from pincite.store import erasure
-from pincite.store.base import check_version_rows
+from pincite.store import erasure, versioning
 from pincite.store.postgres import rows
 from pincite.store.postgres.index import Delta, index, unindex
 
 Cursor = psycopg.Cursor[tuple[Any, ...]]
+
+
+class VersionSQL:
+    """PostgreSQL's statements for :func:`pincite.store.versioning.write_version`.
+
+    ``delta`` carries the tenant's BM25 statistics change; commit it after the rules ran.
+    """
+
+    def __init__(self, cur: Cursor, tenant: str, document_id: str) -> None:
+        self.cur, self.tenant, self.document_id = cur, tenant, document_id
+        self.key = (tenant, document_id)
+        self.delta = Delta(tenant)
+
+    def lock_current(self) -> tuple[bool, str | None]:
+        row = self.cur.execute(
+            "SELECT current_hash FROM documents WHERE tenant = %s AND document_id = %s FOR UPDATE",
+            self.key,
+        ).fetchone()
+        return (row is not None, None if row is None else row[0])
+
+    def insert_document(self, document: Document, current_hash: str) -> bool:
+        # A concurrent writer of the same new document (same id or same uri)
+        # makes this insert do nothing once it commits: that writer won.
+        self.cur.execute(
+            f"INSERT INTO documents ({rows.DOCUMENT_COLUMNS}, current_hash)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+            (
+                document.tenant,
+                document.document_id,
+                document.uri,
+                document.title,
+                document.status.value,
+                document.published_at,
+                Jsonb(dict(document.metadata)),
+                document.created_at,
+                current_hash,
+            ),
+        )
+        return self.cur.rowcount == 1
+
+    def update_document(self, document: Document, current_hash: str) -> None:
+        self.cur.execute(
+            "UPDATE documents SET current_hash = %s, title = %s, status = %s, metadata = %s"
+            " WHERE tenant = %s AND document_id = %s",
+            (
+                current_hash,
+                document.title,
+                document.status.value,
+                Jsonb(dict(document.metadata)),
+                *self.key,
+            ),
+        )
+
+    def unindex(self) -> None:
+        unindex(self.cur, self.delta, self.document_id)
+
+    def supersede(self, by: str) -> None:
+        self.cur.execute(
+            "UPDATE versions SET superseded_by = %s WHERE tenant = %s AND document_id = %s"
+            " AND superseded_by IS NULL AND content_hash <> %s",
+            (by, *self.key, by),
+        )
+
+    def next_seq(self) -> int:
+        row = self.cur.execute(
+            "SELECT coalesce(max(seq), 0) + 1 FROM versions WHERE tenant = %s AND document_id = %s",
+            self.key,
+        ).fetchone()
+        assert row is not None
+        return int(row[0])
+
+    def revive(self, content_hash: str, seq: int) -> bool:
+        revived = self.cur.execute(
+            "UPDATE versions SET superseded_by = NULL, seq = %s"
+            " WHERE tenant = %s AND document_id = %s AND content_hash = %s RETURNING 1",
+            (seq, *self.key, content_hash),
+        ).fetchone()
+        return revived is not None
+
+    def refresh_vectors(
+        self, content_hash: str, chunks: Sequence[Chunk], vectors: npt.NDArray[np.float32]
+    ) -> None:
+        self.cur.executemany(
+            "UPDATE chunks SET embedding = %s WHERE tenant = %s AND document_id = %s"
+            ' AND content_hash = %s AND start = %s AND "end" = %s AND NOT erased',
+            [
+                (rows.vector(vectors[i]), *self.key, content_hash, c.start, c.end)
+                for i, c in enumerate(chunks)
+            ],
+        )
+
+    def insert_version(
+        self,
+        version: Version,
+        seq: int,
+        chunks: Sequence[Chunk],
+        vectors: npt.NDArray[np.float32] | None,
+    ) -> None:
+        _insert_version(self.cur, version, seq, chunks, vectors)
+
+    def index(self, content_hash: str) -> None:
+        index(self.cur, self.delta, self.document_id, content_hash=content_hash)
+
+    def write_routing(self, vector: npt.NDArray[np.float32] | None) -> None:
+        if vector is None:
+            self.cur.execute("DELETE FROM routing WHERE tenant = %s AND document_id = %s", self.key)
+        else:
+            self.cur.execute(
+                "INSERT INTO routing (tenant, document_id, embedding) VALUES (%s, %s, %s)"
+                " ON CONFLICT (tenant, document_id) DO UPDATE SET embedding = excluded.embedding",
+                (*self.key, rows.vector(vector)),
+            )
 
 
 def write_version(
@@ -34,97 +144,18 @@ def write_version(
     routing_vector: npt.NDArray[np.float32] | None,
     expected_current: str | None,
 ) -> None:
-    """Make ``version`` the document's current version (see ``Store.write_version``).
-
-    Writing a version the document had before (an edit undone) makes that
-    stored version current again with its own chunks and ids; the given
-    chunks only refresh the vectors of chunks with the same span.
-    """
-    check_version_rows(document, version, chunks)
-    tenant, document_id, new = document.tenant, document.document_id, version.content_hash
-    row = cur.execute(
-        "SELECT current_hash FROM documents WHERE tenant = %s AND document_id = %s FOR UPDATE",
-        (tenant, document_id),
-    ).fetchone()
-    current = None if row is None else row[0]
-    if current != expected_current:
-        raise ConcurrentWriteError(f"document {document_id} changed during ingest; retry")
-    delta = Delta(tenant)
-    if row is None:
-        # A concurrent writer of the same new document (same id or same uri)
-        # makes this insert do nothing once it commits: that writer won.
-        cur.execute(
-            f"INSERT INTO documents ({rows.DOCUMENT_COLUMNS}, current_hash)"
-            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
-            (
-                tenant,
-                document_id,
-                document.uri,
-                document.title,
-                document.status.value,
-                document.published_at,
-                Jsonb(dict(document.metadata)),
-                document.created_at,
-                new,
-            ),
-        )
-        if cur.rowcount != 1:
-            raise ConcurrentWriteError(
-                f"document {document.uri!r} was created by another writer; retry"
-            )
-    else:
-        cur.execute(
-            "UPDATE documents SET current_hash = %s, title = %s, status = %s, metadata = %s"
-            " WHERE tenant = %s AND document_id = %s",
-            (
-                new,
-                document.title,
-                document.status.value,
-                Jsonb(dict(document.metadata)),
-                tenant,
-                document_id,
-            ),
-        )
-        unindex(cur, delta, document_id)
-        cur.execute(
-            "UPDATE versions SET superseded_by = %s WHERE tenant = %s AND document_id = %s"
-            " AND superseded_by IS NULL AND content_hash <> %s",
-            (new, tenant, document_id, new),
-        )
-    seq_row = cur.execute(
-        "SELECT coalesce(max(seq), 0) + 1 FROM versions WHERE tenant = %s AND document_id = %s",
-        (tenant, document_id),
-    ).fetchone()
-    assert seq_row is not None
-    revived = cur.execute(
-        "UPDATE versions SET superseded_by = NULL, seq = %s"
-        " WHERE tenant = %s AND document_id = %s AND content_hash = %s RETURNING 1",
-        (seq_row[0], tenant, document_id, new),
-    ).fetchone()
-    if revived is None:
-        _insert_version(cur, version, seq_row[0], chunks, vectors)
-    elif vectors is not None:
-        cur.executemany(
-            "UPDATE chunks SET embedding = %s WHERE tenant = %s AND document_id = %s"
-            ' AND content_hash = %s AND start = %s AND "end" = %s AND NOT erased',
-            [
-                (rows.vector(vectors[i]), tenant, document_id, new, c.start, c.end)
-                for i, c in enumerate(chunks)
-            ],
-        )
-    if document.status is DocumentStatus.LIVE:
-        index(cur, delta, document_id, content_hash=new)
-    if routing_vector is None:
-        cur.execute(
-            "DELETE FROM routing WHERE tenant = %s AND document_id = %s", (tenant, document_id)
-        )
-    else:
-        cur.execute(
-            "INSERT INTO routing (tenant, document_id, embedding) VALUES (%s, %s, %s)"
-            " ON CONFLICT (tenant, document_id) DO UPDATE SET embedding = excluded.embedding",
-            (tenant, document_id, rows.vector(routing_vector)),
-        )
-    delta.commit(cur)
+    """Make ``version`` the document's current version under the shared rules."""
+    statements = VersionSQL(cur, document.tenant, document.document_id)
+    versioning.write_version(
+        statements,
+        document,
+        version,
+        chunks,
+        vectors,
+        routing_vector,
+        expected_current=expected_current,
+    )
+    statements.delta.commit(cur)
 
 
 def _insert_version(

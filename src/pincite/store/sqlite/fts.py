@@ -12,8 +12,6 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 
-from pincite.model import Document, DocumentStatus
-
 
 def tenant_key(tenant: str) -> str:
     """The single FTS token standing for a tenant: hex only, so no tokenizer splits it."""
@@ -64,28 +62,6 @@ def doc_key(document_id: str) -> str:
     return "d" + document_id.replace("-", "")
 
 
-def reinstate(conn: sqlite3.Connection, document: Document, content_hash: str) -> bool:
-    """Make an earlier stored version current again (an edit undone: v1 → v2 → v1).
-
-    Its chunks, ids and vectors are reused, so citations made against it while
-    it was first current keep resolving to the same passages.
-    """
-    key = (document.tenant, document.document_id, content_hash)
-    found = conn.execute(
-        "SELECT 1 FROM versions WHERE tenant = ? AND document_id = ? AND content_hash = ?", key
-    ).fetchone()
-    if found is None:
-        return False
-    conn.execute(
-        "UPDATE versions SET superseded_by = NULL"
-        " WHERE tenant = ? AND document_id = ? AND content_hash = ?",
-        key,
-    )
-    if document.status is DocumentStatus.LIVE:
-        add_current_to_fts(conn, document.tenant, document.document_id)
-    return True
-
-
 def drop_from_indexes(conn: sqlite3.Connection, tenant: str, document_id: str) -> None:
     table = fts_table(conn, tenant)
     if table is None:
@@ -107,20 +83,6 @@ def add_current_to_fts(conn: sqlite3.Connection, tenant: str, document_id: str) 
         " WHERE c.tenant = ? AND c.document_id = ? AND c.content_hash = d.current_hash"
         " AND c.erased = 0",
         (doc_key(document_id), tenant, document_id),
-    )
-
-
-def index_chunks(
-    conn: sqlite3.Connection, tenant: str, document_id: str, rows: list[tuple[int, str]]
-) -> None:
-    """Index ``(rowid, body)`` rows of one document in its tenant's table."""
-    if not rows:
-        return
-    table = fts_table(conn, tenant, create=True)
-    key = doc_key(document_id)
-    conn.executemany(
-        f"INSERT INTO {table} (rowid, doc_key, body) VALUES (?, ?, ?)",
-        [(rowid, key, body) for rowid, body in rows],
     )
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
@@ -13,28 +12,27 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pincite.errors import ConcurrentWriteError, ConfigurationError
+from pincite.errors import ConfigurationError
 from pincite.model import Chunk, Document, DocumentStatus, Version
-from pincite.store.base import DenseIndex, RoutingIndex, check_version_rows
+from pincite.store import versioning
+from pincite.store.base import DenseIndex, RoutingIndex
 from pincite.store.sqlite.conversations import SQLiteConversations
 from pincite.store.sqlite.erase import checkpoint, erase
 from pincite.store.sqlite.fts import (
     add_current_to_fts,
     drop_from_indexes,
     forget_tenant_if_empty,
-    index_chunks,
-    reinstate,
 )
 from pincite.store.sqlite.migrations import migrate
 from pincite.store.sqlite.rows import (
     CHUNK_COLUMNS,
     batches,
-    chunk_values,
     read_chunk,
     read_document,
     read_version,
 )
 from pincite.store.sqlite.search import SQLiteSearch
+from pincite.store.sqlite.write import VersionSQL
 
 
 class SQLiteStore(SQLiteSearch, SQLiteConversations):
@@ -181,118 +179,15 @@ class SQLiteStore(SQLiteSearch, SQLiteConversations):
         *,
         expected_current: str | None,
     ) -> None:
-        tenant = document.tenant
-        if vectors is not None and len(vectors) != len(chunks):
-            raise ValueError("one vector per chunk is required")
-        check_version_rows(document, version, chunks)
         with self._write() as conn:
-            row = conn.execute(
-                "SELECT current_hash FROM documents WHERE tenant = ? AND document_id = ?",
-                (tenant, document.document_id),
-            ).fetchone()
-            current = row[0] if row else None
-            if current != expected_current:
-                raise ConcurrentWriteError(
-                    f"document {document.document_id} changed during ingest; retry"
-                )
-            if row is None:
-                taken = conn.execute(
-                    "SELECT 1 FROM documents WHERE tenant = ? AND uri = ?", (tenant, document.uri)
-                ).fetchone()
-                if taken:
-                    raise ConcurrentWriteError(
-                        f"another document was created at {document.uri} during ingest; retry"
-                    )
-                conn.execute(
-                    "INSERT INTO documents VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        tenant,
-                        document.document_id,
-                        document.uri,
-                        document.title,
-                        document.status.value,
-                        document.published_at,
-                        json.dumps(dict(document.metadata)),
-                        document.created_at,
-                        version.content_hash,
-                    ),
-                )
-            else:
-                conn.execute(
-                    "UPDATE documents SET current_hash = ?, title = ?, status = ?, metadata = ?"
-                    " WHERE tenant = ? AND document_id = ?",
-                    (
-                        version.content_hash,
-                        document.title,
-                        document.status.value,
-                        json.dumps(dict(document.metadata)),
-                        tenant,
-                        document.document_id,
-                    ),
-                )
-            if current is not None:
-                conn.execute(
-                    "UPDATE versions SET superseded_by = ?"
-                    " WHERE tenant = ? AND document_id = ? AND superseded_by IS NULL",
-                    (version.content_hash, tenant, document.document_id),
-                )
-                drop_from_indexes(conn, tenant, document.document_id)
-            if reinstate(conn, document, version.content_hash):
-                self._write_routing(conn, document, routing_vector)
-                return
-            seq = conn.execute(
-                "SELECT COALESCE(MAX(seq), 0) + 1 FROM versions"
-                " WHERE tenant = ? AND document_id = ?",
-                (tenant, document.document_id),
-            ).fetchone()[0]
-            conn.execute(
-                "INSERT INTO versions (tenant, document_id, content_hash, seq, text, parser,"
-                " chunker, created_at, page_count, superseded_by)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)",
-                (
-                    tenant,
-                    document.document_id,
-                    version.content_hash,
-                    seq,
-                    version.text,
-                    version.parser,
-                    version.chunker,
-                    version.created_at,
-                    version.page_count,
-                ),
-            )
-            live = document.status is DocumentStatus.LIVE
-            to_index: list[tuple[int, str]] = []
-            for i, chunk in enumerate(chunks):
-                blob = None if vectors is None else np.asarray(vectors[i], np.float32).tobytes()
-                cur = conn.execute(
-                    f"INSERT INTO chunks ({CHUNK_COLUMNS}, vector)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (*chunk_values(chunk), blob),
-                )
-                if live and not chunk.erased and cur.lastrowid is not None:
-                    to_index.append((cur.lastrowid, chunk.embed_text))
-            index_chunks(conn, tenant, document.document_id, to_index)
-            self._write_routing(conn, document, routing_vector)
-
-    @staticmethod
-    def _write_routing(
-        conn: sqlite3.Connection,
-        document: Document,
-        routing_vector: npt.NDArray[np.float32] | None,
-    ) -> None:
-        conn.execute(
-            "DELETE FROM routing WHERE tenant = ? AND document_id = ?",
-            (document.tenant, document.document_id),
-        )
-        if routing_vector is not None:
-            conn.execute(
-                "INSERT INTO routing VALUES (?, ?, ?)",
-                (
-                    document.tenant,
-                    document.document_id,
-                    np.asarray(routing_vector, np.float32).tobytes(),
-                ),
+            versioning.write_version(
+                VersionSQL(conn, document.tenant, document.document_id),
+                document,
+                version,
+                chunks,
+                vectors,
+                routing_vector,
+                expected_current=expected_current,
             )
 
     def versions(self, tenant: str, document_id: str) -> list[Version]:
