@@ -70,7 +70,8 @@ class Unit:
 
 
 _FURNITURE = re.compile(
-    r"\[Page \d+\]|^RFC \d{3,5}\s{2,}|^Page \d+( of \d+)?$|^[ivxlc\d]{1,4}$|\S\s{6,}\S\s{6,}\S|_{10}",
+    r"\[Page \d+\]|^RFC \d{3,5}\s{2,}|^Page \d+( of \d+)?$|^[ivxlc\d]{1,4}$"
+    r"|\S\s{6,}\S\s{6,}\S|_{10}",
     re.I,
 )
 _FOOTNOTE = re.compile(r"^\d{1,2}\s+[A-Z]")
