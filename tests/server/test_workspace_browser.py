@@ -169,6 +169,11 @@ def test_sign_in_upload_ask_cite_studio_and_isolation(
         follow = _ask(page, "Who rehearses restores?")
         assert follow.locator(".claims button.cite").count() >= 1
         assert page.locator("#thread > li").count() == 2
+        # The conversation is stored: a fresh thread, then resumed from the list.
+        page.click("#new-chat")
+        assert page.locator("#thread > li").count() == 0
+        page.select_option("#conversations", index=1)
+        _until(page, "() => document.querySelectorAll('#thread > li .answer').length === 2")
         refusal = _ask(page, "Which volcano erupted in Iceland in 1783?")
         assert refusal.locator(".refusal").count() == 1
         assert "No answer" in (refusal.text_content() or "")
@@ -208,6 +213,7 @@ def test_sign_in_upload_ask_cite_studio_and_isolation(
         assert page.locator("#documents > li").count() == 0
         assert page.locator("#studio-doc option").count() == 0
         assert page.locator("#thread > li").count() == 0
+        assert page.locator("#conversations option").count() == 1  # only "New conversation"
         turn = _ask(page, "How long are billing database backups kept offsite?")
         assert turn.locator(".refusal").count() == 1
         status = page.evaluate(

@@ -50,11 +50,19 @@
   }
   const api = (path, method, body, isForm) => call(API + path, method, body, isForm);
 
-  // The chat's one seam to the server: answers today, conversations when the
-  // server offers them (one turn = one ask within a conversation).
+  // The chat's one seam to the server: a stored conversation, created by the
+  // first question; a follow-up is searched in the context of earlier turns.
   const chat = {
     conversation: null,
-    async ask(question) { return api("answer", "POST", { question: question }); },
+    async ask(question) {
+      if (!this.conversation) {
+        const made = await api("conversations", "POST", { title: question.slice(0, 80) });
+        this.conversation = made.conversation_id;
+        loadConversations();
+      }
+      return api("conversations/" + encodeURIComponent(this.conversation) + "/turns", "POST",
+        { question: question });
+    },
     reset() { this.conversation = null; },
   };
 
@@ -66,6 +74,7 @@
     $("signout").hidden = false;
     $("who").textContent = "Workspace: " + workspace;
     loadDocuments();
+    loadConversations();
     $("question").focus();
   }
 
@@ -96,6 +105,7 @@
     $("documents").replaceChildren();
     $("uploads").replaceChildren();
     $("studio-out").replaceChildren();
+    $("conversations").replaceChildren();
     chat.reset();
     showSignIn();
   });
@@ -153,8 +163,40 @@
 
   $("new-chat").addEventListener("click", () => {
     chat.reset();
+    $("conversations").value = "";
     $("thread").replaceChildren();
     $("question").focus();
+  });
+
+  async function loadConversations() {
+    let listed;
+    try { listed = await api("conversations"); } catch (e) { return; }
+    const select = $("conversations");
+    select.replaceChildren(el("option", { value: "", text: "New conversation" }));
+    for (const c of listed.conversations) {
+      select.append(el("option", {
+        value: c.conversation_id,
+        text: (c.title || "Untitled") + " (" + c.turn_count + " turns)",
+      }));
+    }
+    select.value = chat.conversation || "";
+  }
+
+  $("conversations").addEventListener("change", async (event) => {
+    const id = event.target.value;
+    $("thread").replaceChildren();
+    chat.reset();
+    if (!id) return;
+    try {
+      const conversation = await api("conversations/" + encodeURIComponent(id));
+      chat.conversation = id;
+      for (const turn of conversation.turns) {
+        $("thread").append(el("li", { class: "turn" },
+          el("p", { class: "q", text: turn.question }), renderAnswer(turn)));
+      }
+    } catch (e) {
+      $("thread").append(el("li", {}, el("p", { class: "error", role: "alert", text: e.message })));
+    }
   });
 
   function renderAnswer(answer) {
