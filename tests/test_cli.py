@@ -240,3 +240,11 @@ def test_bracketed_text_is_printed_not_read_as_markup(run, files: Path) -> None:
     (files / "[bold]odd[x].txt").write_bytes(b"")
     failed = run("ingest", str(files / "[bold]odd[x].txt"), "--embedder", "none")
     assert failed.exit_code == 1 and "[bold]odd[x].txt" in failed.stderr
+
+
+def test_search_without_an_embedder_defaults_to_lexical(run, files: Path) -> None:  # type: ignore[no-untyped-def]
+    run("ingest", str(files / "policy.md"), "--embedder", "none")
+    found = run("search", "invoices", "--embedder", "none", "--json")
+    assert found.exit_code == 0, found.output
+    [hit] = [json.loads(x) for x in found.stdout.splitlines()]
+    assert hit["branches"]["lexical_rank"] == 1 and hit["branches"]["dense_rank"] is None

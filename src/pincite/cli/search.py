@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import click
 
 from pincite.cli.common import (
@@ -30,16 +32,14 @@ from pincite.retrieve.search import SearchMode, SearchOptions
 @click.option(
     "--mode",
     type=click.Choice([m.value for m in SearchMode]),
-    default="hybrid",
-    show_default=True,
-    help="Lexical (BM25), dense (embeddings) or both fused.",
+    help="Lexical (BM25), dense (embeddings) or both fused. "
+    "[default: hybrid with an embedder, lexical with --embedder none]",
 )
 @click.option(
     "--fusion",
     type=click.Choice([f.value for f in FusionMethod]),
-    default="rrf",
-    show_default=True,
-    help="How hybrid mode fuses the two rankings.",
+    help=f"How hybrid mode fuses the rankings. [default: {SearchOptions().fusion.value}, "
+    "the setting `pincite eval` reports]",
 )
 @click.option("--no-routing", is_flag=True, help="Skip document routing before dense search.")
 @json_option
@@ -50,16 +50,18 @@ def search(
     tenant: str,
     embedder: str,
     k: int,
-    mode: str,
-    fusion: str,
+    mode: str | None,
+    fusion: str | None,
     no_routing: bool,
     as_json: bool,
 ) -> None:
     """Search the tenant's current documents and print numbered passages."""
-    search_mode = SearchMode.parse(mode)
-    options = SearchOptions(mode=search_mode, fusion=FusionMethod(fusion), routing=not no_routing)
-    spec = "none" if search_mode is SearchMode.LEXICAL else embedder
+    spec = "none" if mode == SearchMode.LEXICAL.value else embedder
     with open_corpus(db, spec) as corpus:
+        chosen = SearchMode.parse(mode) if mode else corpus.default_mode
+        options = replace(SearchOptions(mode=chosen), routing=not no_routing)
+        if fusion is not None:
+            options = replace(options, fusion=FusionMethod(fusion))
         result = corpus.retrieve(question, tenant=tenant, k=k, options=options)
     if not result.hits and not as_json:
         out.print("No passages in your documents address this.")
