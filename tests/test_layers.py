@@ -36,6 +36,7 @@ LAYERS: dict[str, int] = {
     # the facade
     "corpus": 4,
     "conversation": 4,
+    "stale": 4,
     "_open": 4,
     "agent": 4,
     "tools": 4,

@@ -26,6 +26,7 @@ from pincite.store.base import Store
 
 if TYPE_CHECKING:
     from pincite.conversation import Conversation
+    from pincite.stale import StaleAnswer
     from pincite.studio import StudioResult
 from pincite.support.base import SupportChecker
 from pincite.tenancy import DEFAULT_TENANT, check_tenant
@@ -352,6 +353,12 @@ class Corpus:
         from pincite.conversation import open_conversation
 
         return open_conversation(self, conversation_id, tenant=tenant, title=title)
+
+    def stale(self, *, tenant: str = DEFAULT_TENANT) -> list[StaleAnswer]:
+        """Stored turns and memories citing superseded, deleted or erased text, re-anchored."""
+        from pincite.stale import find_stale
+
+        return find_stale(self, tenant=tenant)
 
     def render(self, answer: Answer) -> str:
         """The answer as people read it: claims with [n] markers, then exact excerpts."""
