@@ -13,6 +13,7 @@ report's turns, and a sample of each status for hand-checking.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 import tempfile
@@ -20,14 +21,12 @@ import time
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+import pincite
+from pincite import ids
+from pincite.ground.reanchor import Reanchorer
+from pincite.sentences import sentence_spans
 
-from shared_paths import DATA  # noqa: E402
-
-import pincite  # noqa: E402
-from pincite import ids  # noqa: E402
-from pincite.ground.reanchor import Reanchorer  # noqa: E402
-from pincite.sentences import sentence_spans  # noqa: E402
+DATA = Path(os.environ.get("PINCITE_SHARED", "/work/shared")) / "data"
 
 URI = "nist://sp800-46"
 QUESTIONS = (

@@ -69,7 +69,7 @@ class StaleCitation:
 
 @dataclass(frozen=True, slots=True)
 class StaleAnswer:
-    """A stored turn (``conversation_id``, ``seq``) or memory (``memory_id``) with stale citations."""
+    """A stored turn (``conversation_id``, ``seq``) or memory (``memory_id``) gone stale."""
 
     kind: str
     text: str
