@@ -96,3 +96,27 @@ def test_bad_requests_get_one_line_errors(client: tuple[TestClient, dict[str, st
     assert "error" in empty.json()
     extra = c.post("/v1/conversations", json={"tenant": "globex"}, headers=acme)
     assert extra.status_code in (400, 422) and "error" in extra.json()
+
+
+def test_stale_lists_turns_whose_document_changed(
+    client: tuple[TestClient, dict[str, str]],
+) -> None:
+    c, keys = client
+    acme, globex = {"Authorization": keys["acme"]}, {"Authorization": keys["globex"]}
+    cid = c.post("/v1/conversations", json={}, headers=acme).json()["conversation_id"]
+    c.post(f"/v1/conversations/{cid}/turns", json={"question": TURNS[0]}, headers=acme)
+    assert c.get("/v1/stale", headers=acme).json() == {"items": []}
+    revised = RETENTION.replace("seven years", "ten years")
+    r = c.post("/v1/documents", json={"text": revised, "uri": "policy://retention"}, headers=acme)
+    assert r.status_code in (200, 201), r.text
+    [item] = c.get("/v1/stale", headers=acme).json()["items"]
+    assert item["kind"] == "turn" and item["conversation_id"] == cid and item["seq"] == 0
+    [cited] = item["citations"]
+    assert cited["state"] == "superseded" and cited["reanchor"] == "changed"
+    assert "[-seven-] {+ten+}" in cited["diff"]
+    assert cited["current_view_url"] == f"/view/{cited['current_evidence_id']}"
+    now = c.post(
+        "/v1/evidence/fetch", json={"ids": [cited["current_evidence_id"]]}, headers=acme
+    ).json()["outcomes"][0]
+    assert now["status"] == "ok" and "ten years" in now["text"]
+    assert c.get("/v1/stale", headers=globex).json() == {"items": []}

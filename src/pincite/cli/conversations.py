@@ -92,4 +92,45 @@ def chat(
             out.print("")
 
 
-COMMANDS = [chat]
+@click.command()
+@db_option
+@tenant_option
+@json_option
+@handle_errors
+def stale(db: str, tenant: str, as_json: bool) -> None:
+    """Stored answers and memories whose citations point into text that changed.
+
+    Lists each conversation turn and memory citing a superseded, deleted,
+    erased or purged version. A superseded citation is re-anchored into the
+    current version: unchanged (same text, new id), changed (similarity and a
+    word diff) or removed.
+    """
+    with open_corpus(db, None) as corpus:
+        found = corpus.stale(tenant=tenant)
+    if as_json:
+        for item in found:
+            print_json(item.as_dict())
+        return
+    if not found:
+        out.print("No stored answer cites text that changed.")
+        return
+    for item in found:
+        where = (
+            f"turn {item.conversation_id}#{item.seq}"
+            if item.kind == "turn"
+            else f"memory {item.memory_id}"
+        )
+        out.print(f"{where}: {item.text}")
+        for c in item.citations:
+            line = f"  {c.evidence_id} {c.state}"
+            a = c.anchor
+            if a is not None:
+                line += f", {a.status.value} (similarity {a.similarity:.2f})"
+            if c.current_evidence_id:
+                line += f" -> {c.current_evidence_id}"
+            out.print(line)
+            if a is not None and a.diff:
+                out.print(f"    diff: {a.diff}")
+
+
+COMMANDS = [chat, stale]

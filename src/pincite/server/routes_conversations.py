@@ -12,6 +12,10 @@ The shape, for clients (the web workspace among them):
 - ``POST /v1/conversations/{id}/turns`` ``{"question", "k"?}`` → the answer as
   ``/v1/answer`` gives it plus ``conversation_id``, ``seq``, ``asked``, ``standalone``
 - ``DELETE /v1/conversations/{id}`` → 204
+- ``GET /v1/stale`` → ``{"items": [...]}``: every stored turn (and memory) citing a
+  superseded, deleted, erased or missing version; a superseded citation carries
+  ``reanchor`` (unchanged / changed / removed), ``similarity``, ``diff`` and the
+  re-anchored ``current_evidence_id`` with its ``current_view_url``
 
 Another workspace's conversation id gets the same 404 as one that never existed.
 """
@@ -37,11 +41,14 @@ from pincite.server.schemas import (
     ConversationDetail,
     ConversationList,
     ConversationOut,
+    StaleCitationOut,
+    StaleItemOut,
+    StaleOut,
     TurnOut,
     TurnRequest,
 )
 
-router = APIRouter(prefix="/v1/conversations", tags=["conversations"], responses=ERROR_RESPONSES)
+router = APIRouter(prefix="/v1", tags=["conversations"], responses=ERROR_RESPONSES)
 _NOT_FOUND: Responses = {404: {"model": ErrorBody, "description": "Not found in this workspace"}}
 
 
@@ -76,20 +83,20 @@ def _turn_out(turn: ConversationTurn, state: Service) -> TurnOut:
     )
 
 
-@router.post("", status_code=201)
+@router.post("/conversations", status_code=201)
 def create(body: ConversationCreate, tenant: Tenant, state: State) -> ConversationOut:
     """Start an empty conversation in the caller's workspace."""
     return _out(state.corpus.conversation(tenant=tenant, title=body.title), state)
 
 
-@router.get("")
+@router.get("/conversations")
 def list_all(tenant: Tenant, state: State) -> ConversationList:
     """The workspace's conversations, most recently updated first."""
     found = list_conversations(state.corpus, tenant=tenant)
     return ConversationList(conversations=[_out(c, state) for c in found])
 
 
-@router.get("/{conversation_id}", responses=_NOT_FOUND)
+@router.get("/conversations/{conversation_id}", responses=_NOT_FOUND)
 def get(conversation_id: str, tenant: Tenant, state: State) -> ConversationDetail:
     """The conversation with every turn, oldest first."""
     conversation = state.corpus.conversation(conversation_id, tenant=tenant)
@@ -97,7 +104,7 @@ def get(conversation_id: str, tenant: Tenant, state: State) -> ConversationDetai
     return ConversationDetail(**_out(conversation, state).model_dump(), turns=turns)
 
 
-@router.post("/{conversation_id}/turns", responses=_NOT_FOUND)
+@router.post("/conversations/{conversation_id}/turns", responses=_NOT_FOUND)
 def ask(
     conversation_id: str, body: TurnRequest, tenant: Tenant, state: State
 ) -> ConversationAnswerOut:
@@ -116,8 +123,28 @@ def ask(
     )
 
 
-@router.delete("/{conversation_id}", status_code=204, responses=_NOT_FOUND)
+@router.delete("/conversations/{conversation_id}", status_code=204, responses=_NOT_FOUND)
 def delete(conversation_id: str, tenant: Tenant, state: State) -> Response:
     """Remove the conversation and every turn."""
     delete_conversation(state.corpus, conversation_id, tenant=tenant)
     return Response(status_code=204)
+
+
+@router.get("/stale")
+def stale(tenant: Tenant, state: State) -> StaleOut:
+    """Stored turns and memories whose citations point into text that is no longer current."""
+    items = []
+    for item in state.corpus.stale(tenant=tenant):
+        data = item.as_dict()
+        cites = [
+            StaleCitationOut(
+                **c,
+                view_url=state.view_url(c["evidence_id"]),
+                current_view_url=(
+                    state.view_url(c["current_evidence_id"]) if c["current_evidence_id"] else None
+                ),
+            )
+            for c in data.pop("citations")
+        ]
+        items.append(StaleItemOut(**data, citations=cites))
+    return StaleOut(items=items)

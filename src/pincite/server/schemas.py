@@ -298,3 +298,35 @@ class ConversationAnswerOut(AnswerOut):
     seq: int
     asked: str = Field(description="The turn as it was asked.")
     standalone: str
+
+
+class StaleCitationOut(BaseModel):
+    evidence_id: str
+    state: Literal["superseded", "deleted", "erased", "missing"]
+    document_id: str | None
+    title: str | None
+    current_hash16: str | None
+    reanchor: Literal["unchanged", "changed", "removed"] | None = Field(
+        description="For a superseded citation: where its text went in the current version."
+    )
+    similarity: float | None
+    whitespace_only: bool | None
+    diff: str = Field(description="Word diff: [-removed-] {+added+}; empty unless changed.")
+    current_evidence_id: str | None = Field(
+        description="The re-anchored span in the current version."
+    )
+    view_url: str
+    current_view_url: str | None
+
+
+class StaleItemOut(BaseModel):
+    kind: Literal["turn", "memory"]
+    conversation_id: str | None
+    seq: int | None
+    memory_id: str | None
+    text: str = Field(description="The turn's question, or the memory's text.")
+    citations: list[StaleCitationOut]
+
+
+class StaleOut(BaseModel):
+    items: list[StaleItemOut]
