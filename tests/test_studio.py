@@ -83,13 +83,32 @@ def test_results_are_deterministic_and_follow_the_current_version(corpus: Corpus
 def test_missing_foreign_deleted_and_unknown_fail_with_one_line_errors(corpus: Corpus) -> None:
     doc = _md(corpus, CONTRACT)
     assert doc is not None
-    with pytest.raises(InputError, match="choose one of: summary, faq, key_terms, contract"):
+    with pytest.raises(
+        InputError, match="choose one of: summary, faq, key_terms, pros_cons, contract"
+    ):
         corpus.studio(doc, "poem")
     with pytest.raises(NotFoundError):
         corpus.studio(doc, "summary", tenant="other")
     corpus.delete(doc)
     with pytest.raises(NotFoundError):
         corpus.studio(doc, "summary")
+
+
+def test_pros_and_cons_take_sentences_that_argue_one_way(corpus: Corpus) -> None:
+    text = (
+        "# Remote access\n\n"
+        "The main benefit of a VPN is that it enables staff to reach internal systems.\n\n"
+        "A lost laptop is a risk because it may hold cached credentials of the organization.\n\n"
+        "Its benefit comes with the risk of attackers reaching the internal network as well.\n"
+    )
+    report = corpus.ingest_bytes(text.encode(), filename="vpn.md", uri="mem:vpn")
+    assert report.document_id is not None
+    result = corpus.studio(report.document_id, "pros_cons")
+    _resolves(corpus, result)
+    assert [(i.label, i.text.split()[1]) for i in result.items] == [
+        ("pro", "main"),
+        ("con", "lost"),
+    ]
 
 
 class _Doubting:

@@ -369,7 +369,7 @@ class Corpus:
     def studio(
         self, document_id: str, action: str, *, tenant: str = DEFAULT_TENANT
     ) -> StudioResult:
-        """A studio action (summary, faq, key_terms, contract) on a document, every item cited."""
+        """A studio action (``StudioAction``) on a document's current version, every item cited."""
         from pincite.studio import run_studio
 
         return run_studio(

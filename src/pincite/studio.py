@@ -12,6 +12,8 @@ before it is returned. The offline actions are extractive and deterministic:
   most central sentence;
 - ``key_terms``: definition sentences ("X means ...", "X is a ...",
   "X: ..."), the term as the label;
+- ``pros_cons``: sentences that argue one way only (benefit words without
+  risk words, or the reverse), labelled ``pro`` or ``con``;
 - ``contract``: sentences naming parties, obligations, dates, amounts and
   termination, each labelled with what it is.
 
@@ -89,6 +91,17 @@ _NOT_TERMS = frozenset(
         "see",
     ]
 )
+# Words that mark a sentence as arguing for (pro) or against (con) what it describes.
+_PRO = re.compile(
+    r"\b(?:advantages?|benefits?|beneficial|improves?|enables?|reduces? (?:cost|risk)s?|"
+    r"efficien\w+|convenien\w+|flexib\w+|strength\w*|helps?)\b",
+    re.I,
+)
+_CON = re.compile(
+    r"\b(?:disadvantages?|drawbacks?|risks?|risky|threats?|vulnerab\w+|limitations?|"
+    r"costly|weakness\w*|harm\w*|attacks?|compromis\w+|loss)\b",
+    re.I,
+)
 _CONTRACT: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("party", re.compile(r"\b(?:between|by and between|parties|party)\b", re.I)),
     ("termination", re.compile(r"\bterminat\w*|\bexpir\w*", re.I)),
@@ -114,6 +127,7 @@ class StudioAction(StrEnum):
     SUMMARY = "summary"
     FAQ = "faq"
     KEY_TERMS = "key_terms"
+    PROS_CONS = "pros_cons"
     CONTRACT = "contract"
 
     @classmethod
@@ -350,9 +364,18 @@ def _contract(sentences: Sequence[_Sentence]) -> list[tuple[str, _Sentence]]:
     return sorted(kept, key=lambda item: item[1].start)
 
 
+def _pros_cons(sentences: Sequence[_Sentence]) -> list[tuple[str, _Sentence]]:
+    """Sentences arguing one way only, half pros and half cons, in reading order."""
+    pros = [("pro", s) for s in sentences if _PRO.search(s.text) and not _CON.search(s.text)]
+    cons = [("con", s) for s in sentences if _CON.search(s.text) and not _PRO.search(s.text)]
+    half = MAX_ITEMS // 2
+    return sorted(pros[:half] + cons[:half], key=lambda item: item[1].start)
+
+
 _PICKERS = {
     StudioAction.SUMMARY: _summary,
     StudioAction.FAQ: _faq,
     StudioAction.KEY_TERMS: _key_terms,
+    StudioAction.PROS_CONS: _pros_cons,
     StudioAction.CONTRACT: _contract,
 }

@@ -156,9 +156,22 @@ def test_sign_in_upload_ask_cite_studio_and_isolation(
         _until(page, "() => document.querySelectorAll('#documents > li').length === 2")
         _shot(page, tmp_path, "desktop-documents")
 
+        unlabelled = page.evaluate(
+            "() => [...document.querySelectorAll('input, select, textarea')]"
+            ".filter(e => e.labels.length === 0).map(e => e.id)"
+        )
+        assert unlabelled == []
         turn = _ask(page, "How long are billing database backups kept offsite?")
         cites = turn.locator(".claims button.cite")
         assert cites.count() >= 1
+        # By keyboard: focus the first citation, Enter opens the passage, Escape
+        # closes it and gives focus back to the citation.
+        cites.first.focus()
+        page.keyboard.press("Enter")
+        page.locator("#passage:not([hidden]) mark#cited").wait_for()
+        page.keyboard.press("Escape")
+        assert page.locator("#passage").is_hidden()
+        assert page.evaluate("() => document.activeElement.classList.contains('cite')")
         assert turn.locator(".verdict").count() >= 1
         shown = [_check_passage(page, server, "alpha", cites.nth(i)) for i in range(cites.count())]
         assert any(CITED in _exact(server, "alpha", e) for e in shown)
@@ -166,8 +179,12 @@ def test_sign_in_upload_ask_cite_studio_and_isolation(
         page.keyboard.press("Escape")
         assert page.locator("#passage").is_hidden()
 
-        follow = _ask(page, "Who rehearses restores?")
-        assert follow.locator(".claims button.cite").count() >= 1
+        # A follow-up that only makes sense in context ("they" = the backups).
+        follow = _ask(page, "Are they encrypted?")
+        cites = follow.locator(".claims button.cite")
+        assert cites.count() >= 1
+        shown = [_check_passage(page, server, "alpha", cites.nth(i)) for i in range(cites.count())]
+        assert any("encrypted with AES-256" in _exact(server, "alpha", e) for e in shown)
         assert page.locator("#thread > li").count() == 2
         # The conversation is stored: a fresh thread, then resumed from the list.
         page.click("#new-chat")
@@ -202,6 +219,13 @@ def test_sign_in_upload_ask_cite_studio_and_isolation(
             page.click(f"#tab-{tab}")
             assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
             _shot(page, tmp_path, f"phone-{tab}")
+        page.click("#tab-chat")
+        page.select_option("#conversations", index=1)
+        _until(page, "() => document.querySelectorAll('#thread > li .answer').length === 2")
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        _shot(page, tmp_path, "phone-chat-resumed")
+        _check_passage(page, server, "alpha", page.locator(".claims button.cite").first)
+        _shot(page, tmp_path, "phone-passage")
     finally:
         phone.close()
 

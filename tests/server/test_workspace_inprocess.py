@@ -67,6 +67,8 @@ def test_a_session_reaches_the_api_as_its_workspace_and_never_holds_the_key(
 ) -> None:
     client, keys = served
     assert client.get("/ui/v1/documents").status_code == 401
+    r = client.post("/ui/login", content=b'{"key": "' + b"x" * 20_000 + b'"}')
+    assert r.status_code == 413
     r = client.post("/ui/login", json={"key": "pk_wrong"})
     assert r.status_code == 401 and r.json()["error"]["message"] == "that key was not accepted"
     r = client.post("/ui/login", json={"key": keys["acme"]})

@@ -46,7 +46,7 @@ class PassageOut(BaseModel):
 
 
 class StudioRequest(_Strict):
-    action: Literal["summary", "faq", "key_terms", "contract"]
+    action: Literal["summary", "faq", "key_terms", "pros_cons", "contract"]
 
 
 class StudioItemOut(BaseModel):

@@ -32,7 +32,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from pincite.server import keys
 from pincite.server.deps import Service, State
 from pincite.server.errors import UNAUTHORIZED, ApiError, error_response
-from pincite.server.guard import TENANT_STATE
+from pincite.server.guard import LOGIN_BODY_LIMIT, TENANT_STATE
 from pincite.server.state import VIEW_SESSION_SECONDS, ServiceState
 
 COOKIE = "pincite_workspace"
@@ -154,6 +154,18 @@ class SessionGate:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         root = str(scope.get("root_path", ""))
         path = str(scope.get("path", ""))
+        if scope["type"] == "http" and path == root + "/ui/login":
+            # A key fits in far less; the guard's count only stops at the upload limit.
+            declared = _header(scope, b"content-length") or b""
+            if not declared.isdigit() or int(declared) > LOGIN_BODY_LIMIT:
+                await _deny(
+                    scope,
+                    receive,
+                    send,
+                    "a sign-in body must declare its length and stay under 16 KB",
+                    status=413,
+                )
+                return
         if scope["type"] != "http" or not path.startswith(root + PREFIX):
             await self.app(scope, receive, send)
             return
@@ -179,7 +191,7 @@ class SessionGate:
 async def _deny(
     scope: Scope, receive: Receive, send: Send, message: str, status: int = 401
 ) -> None:
-    code = UNAUTHORIZED if status == 401 else "forbidden"
+    code = {401: UNAUTHORIZED, 403: "forbidden", 413: "payload_too_large"}[status]
     response: JSONResponse = error_response(status, code, message)
     await response(scope, receive, send)
 

@@ -150,6 +150,7 @@
     try {
       const answer = await chat.ask(question);
       pending.replaceWith(renderAnswer(answer));
+      loadConversations();
       $("question").value = "";
     } catch (e) {
       pending.replaceWith(el("p", { class: "error", role: "alert", text: e.message }));
@@ -473,7 +474,7 @@
 
   function renderStudio(result) {
     const box = el("div", { class: "studio-result" });
-    const names = { summary: "Summary", faq: "FAQ", key_terms: "Key terms", contract: "Contract breakdown" };
+    const names = { summary: "Summary", faq: "FAQ", key_terms: "Key terms", pros_cons: "Pros and cons", contract: "Contract breakdown" };
     box.append(el("h3", { text: names[result.action] + " of " + result.title }));
     if (!result.items.length) box.append(el("p", { class: "muted", text: "Nothing of this kind was found in the document." }));
     const list = el("ol", { class: "studio-items" });
