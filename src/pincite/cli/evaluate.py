@@ -161,6 +161,23 @@ def eval_retrieval(
     _write(out_file, report.as_dict())
 
 
+@evaluate.command("conversations")
+@dataset_arg
+@embedder_option
+@out_option
+@handle_errors
+def eval_conversations(dataset: Path, embedder: str, out_file: Path | None) -> None:
+    """Recall@k per turn index (1, 2, 3+) on MTRAG (InspectorRAGet .json[.gz]): the raw
+    turn, the offline rewrite, and all user turns joined."""
+    from pincite.eval.conversations import run_conversation_eval
+
+    with _Bar("indexing and searching") as progress:
+        report = run_conversation_eval(dataset, embedder=embedder, progress=progress)
+    out.print(f"search mode: {report.mode}")
+    out.print(report.as_table())
+    _write(out_file, report.as_dict())
+
+
 @evaluate.command("support")
 @dataset_arg
 @click.option(

@@ -37,10 +37,19 @@ _ELLIPSIS = re.compile(
     r"what of|same for|same with|and for|and in|and the)\b[\s,]*",
     re.IGNORECASE,
 )
-# A turn with at most this many words of its own (past stopwords) needs context.
-_SHORT = 3
-# At most this many carried terms: enough for a subject, few enough not to drown the turn.
-_CARRY = 6
+# A turn with at most this many words of its own (past stopwords) needs context:
+# "Why?", "How?". MTRAG's short turns with a word of their own ("Value",
+# "Spousal support") mostly open a new subject, so one word is enough to stand.
+_SHORT = 0
+# At most this many carried terms: enough for a subject, few enough not to
+# drown the turn (BM25 weighs a carried word like one of the turn's own).
+_CARRY = 3
+# A turn with this many words of its own names its subject, even with an "it"
+# in it ("How does IBM Cloud Kubernetes Service work and why use it?").
+_NAMED = 4
+# "this"/"that" before a word of content is a determiner ("this policy"), and
+# "that" after one is a relative pronoun ("the law that applies"): neither points back.
+_DEMONSTRATIVES = frozenset({"this", "that", "these", "those"})
 
 
 def key_terms(question: str) -> list[str]:
@@ -55,32 +64,53 @@ def key_terms(question: str) -> list[str]:
     return list(seen)
 
 
+def _content(word: str) -> bool:
+    folded = word.casefold()
+    return folded not in STOPWORDS and folded not in _ASKING
+
+
+def _pointer(words: Sequence[str]) -> str | None:
+    """The first word that points back at an earlier subject, if any."""
+    for i, word in enumerate(words):
+        folded = word.casefold()
+        if folded not in _PRONOUNS:
+            continue
+        if folded in _DEMONSTRATIVES:
+            after = words[i + 1] if i + 1 < len(words) else ""
+            before = words[i - 1] if i > 0 else ""
+            if (after and _content(after)) or (folded == "that" and before and _content(before)):
+                continue
+        return word
+    return None
+
+
 def standalone(question: str, previous: Sequence[str] = ()) -> str:
     """The question as a search would need it, given the earlier standalone questions.
 
-    The first turn, and any turn that names enough of its own subject without
-    pointing back, is returned as it was asked (stripped).
+    The first turn, and any turn that names its own subject without pointing
+    back, is returned as it was asked (stripped).
     """
     text = question.strip()
     if not previous or not text:
         return text
     own = {w.casefold() for w in key_terms(text)}
-    carried = [t for t in key_terms(previous[-1]) if t.casefold() not in own][:_CARRY]
-    if not carried:
+    if len(own) >= _NAMED:
         return text
-    topic = " ".join(carried)
-    words = _WORD.findall(text)
-    pronoun = next((w for w in words if w.casefold() in _PRONOUNS), None)
-    # A pronoun stands for a thing: the previous turn's verbs ("retained") stay behind.
-    things = [t for t in carried if not t.casefold().endswith("ed")]
+    terms = [t for t in key_terms(previous[-1]) if t.casefold() not in own]
+    # A pronoun stands for a thing: the previous turn's verbs ("retained") stay
+    # behind; an ellipsis ("What about receipts?") keeps them, they are what it asks.
+    things = [t for t in terms if not t.casefold().endswith("ed")][:_CARRY]
+    if not terms:
+        return text
+    pronoun = _pointer(_WORD.findall(text))
     if pronoun is not None and things:
         # Only the first pronoun: "Are they kept with their receipts?" names one subject.
         pattern = re.compile(rf"\b{re.escape(pronoun)}\b")
         name = " ".join(things)
         if pronoun.casefold() in {"its", "their", "theirs"}:
             name += "'" if name.endswith("s") else "'s"
-        replacement = name
-        return pattern.sub(lambda _: replacement, text, count=1)
+        return pattern.sub(lambda _: name, text, count=1)
+    topic = " ".join(terms[:_CARRY])
     opened = _ELLIPSIS.match(text)
     if opened is not None or len(own) <= _SHORT:
         rest = text[opened.end() :] if opened is not None else text
