@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -11,7 +11,8 @@ from click.testing import CliRunner
 
 from pincite.cli.app import cli
 from pincite.corpus import Corpus
-from pincite.errors import InputError, NotFoundError, UnsupportedClaimError
+from pincite.errors import InputError, NotFoundError, UncitedClaimError, UnsupportedClaimError
+from pincite.generate.base import GeneratedClaim, Generation, Passage
 from pincite.studio import LEGAL_DISCLAIMER, StudioAction, StudioResult, run_studio
 from pincite.support.base import SupportPassage, SupportResult, Verdict
 from shared_paths import DOCUMENTS
@@ -109,6 +110,57 @@ def test_pros_and_cons_take_sentences_that_argue_one_way(corpus: Corpus) -> None
         ("pro", "main"),
         ("con", "lost"),
     ]
+
+
+PAYMENT = "The client shall pay EUR 4,000 per month within 30 days of each invoice."
+
+
+class _Model:
+    """A stand-in for a remote model (a paid API): fixed claims over the numbered passages."""
+
+    name = "fake-model"
+    is_model = True
+
+    def __init__(self, number: Callable[[Sequence[Passage]], int]) -> None:
+        self.number = number
+        self.calls: list[tuple[str, str | None]] = []
+
+    def generate(
+        self,
+        question: str,
+        passages: Sequence[Passage],
+        *,
+        summary: str = "",
+        feedback: str | None = None,
+    ) -> Generation:
+        self.calls.append((question, feedback))
+        return Generation((GeneratedClaim(PAYMENT, (self.number(passages),)),), True)
+
+
+def test_a_model_writes_items_that_are_checked_and_the_disclaimer_is_added_after(
+    corpus: Corpus,
+) -> None:
+    doc = _md(corpus, CONTRACT)
+    assert doc is not None
+    model = _Model(lambda passages: next(p.number for p in passages if PAYMENT in p.text))
+    corpus.generator = model
+    result = corpus.studio(doc, "contract")
+    [item] = result.items
+    assert item.text == PAYMENT and item.verdict is not Verdict.UNSUPPORTED
+    [outcome] = corpus.fetch([result.citation(item.citation_ids[0]).evidence_id])
+    assert PAYMENT in outcome.text and outcome.document_id == doc
+    assert result.disclaimer == LEGAL_DISCLAIMER and LEGAL_DISCLAIMER not in item.text
+    assert len(model.calls) == 1 and "parties" in model.calls[0][0]
+
+
+def test_a_model_citing_a_passage_it_was_not_shown_fails_after_one_repair(corpus: Corpus) -> None:
+    doc = _md(corpus, CONTRACT)
+    assert doc is not None
+    model = _Model(lambda passages: len(passages) + 5)
+    corpus.generator = model
+    with pytest.raises(UncitedClaimError):
+        corpus.studio(doc, "summary")
+    assert len(model.calls) == 2 and model.calls[1][1] is not None  # the repair saw why
 
 
 class _Doubting:

@@ -372,8 +372,9 @@ class Corpus:
         """A studio action (``StudioAction``) on a document's current version, every item cited."""
         from pincite.studio import run_studio
 
+        tenant = check_tenant(tenant)
         return run_studio(
-            self.store, self.support, document_id, action, tenant=check_tenant(tenant)
+            self.store, self.support, document_id, action, tenant=tenant, generator=self.generator
         )
 
     # -- lifecycle ------------------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from pincite.cli.answers import with_generator_options
 from pincite.cli.common import (
     db_option,
     embedder_option,
@@ -15,6 +16,7 @@ from pincite.cli.common import (
     print_json,
     tenant_option,
 )
+from pincite.settings import GeneratorSettings
 from pincite.studio import StudioAction, StudioResult
 
 
@@ -24,15 +26,31 @@ from pincite.studio import StudioAction, StudioResult
 @db_option
 @tenant_option
 @embedder_option
+@with_generator_options
 @json_option
 @handle_errors
-def studio(action: str, doc: str, db: str, tenant: str, embedder: str, as_json: bool) -> None:
-    """Run a studio ACTION on document DOC (its id or its uri), offline.
+def studio(
+    action: str,
+    doc: str,
+    db: str,
+    tenant: str,
+    embedder: str,
+    generator: str,
+    base_url: str | None,
+    model: str | None,
+    api_key: str | None,
+    as_json: bool,
+) -> None:
+    """Run a studio ACTION on document DOC (its id or its uri).
 
-    Every item is sentences of the document's current version, cited by an
-    exact span id and checked like an answer; `contract` ends with a disclaimer.
+    Offline (the default) every item is sentences of the document's current
+    version; with a model generator, the model's words over the passages the
+    offline pass picked. Either way each item is cited by exact ids and checked
+    like an answer; `contract` ends with a disclaimer added by pincite.
     """
+    settings = GeneratorSettings(generator, base_url=base_url, model=model, api_key=api_key)
     with open_corpus(db, embedder) as corpus:
+        corpus.generator = settings.build(corpus.embedder)
         found = corpus.store.find_document(tenant, document_id=doc) or corpus.store.find_document(
             tenant, uri=doc
         )

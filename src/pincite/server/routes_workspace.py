@@ -110,6 +110,7 @@ def studio(document_id: str, body: StudioRequest, tenant: Tenant, state: State) 
         document_id,
         StudioAction(body.action),
         tenant=tenant,
+        generator=state.generator,
     )
     data: dict[str, Any] = result.as_dict()
     return StudioOut(**data)

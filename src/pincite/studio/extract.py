@@ -1,25 +1,4 @@
-"""Studio actions on one document: summary, FAQ, key terms, contract breakdown.
-
-Each action returns a typed :class:`StudioResult` whose every item is made of
-sentences of the document's current version, cited as exact ``ev1:s:`` spans,
-and the result passes the checks a chat answer passes (``check_grounding``
-against the document's own chunks, then the support checker, failing closed)
-before it is returned. The offline actions are extractive and deterministic:
-
-- ``summary``: the most central sentence of each of the largest sections
-  (centrality = idf-weighted overlap with the section's own vocabulary);
-- ``faq``: a question from each section heading, answered by that section's
-  most central sentence;
-- ``key_terms``: definition sentences ("X means ...", "X is a ...",
-  "X: ..."), the term as the label;
-- ``pros_cons``: sentences that argue one way only (benefit words without
-  risk words, or the reverse), labelled ``pro`` or ``con``;
-- ``contract``: sentences naming parties, obligations, dates, amounts and
-  termination, each labelled with what it is.
-
-A legal-adjacent action gets :data:`LEGAL_DISCLAIMER`, appended by this code
-after validation, never written by a model.
-"""
+"""The offline actions: which sentences of a version make each item (deterministic)."""
 
 from __future__ import annotations
 
@@ -28,22 +7,11 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from enum import StrEnum
-from typing import Any
 
-from pincite.errors import InputError, NotFoundError
-from pincite.ground.answer import SupportPolicy, check_support
-from pincite.ground.cite import Citation, CitedAnswer, Claim, check_grounding, cite, cite_hit
-from pincite.model import Chunk, Document, Hit, RetrievalResult, Version
+from pincite.model import Chunk, Hit
 from pincite.sentences import sentence_spans
-from pincite.store.base import Store
-from pincite.support.base import SupportChecker, Verdict
+from pincite.studio.types import StudioAction
 
-LEGAL_DISCLAIMER = (
-    "This breakdown quotes the document and is not legal advice; "
-    "have a qualified lawyer review the agreement before relying on it."
-)
 # Items per action: a reader scans a dozen; more reads as the document itself.
 MAX_ITEMS = 12
 # Sentences shorter than this are headings or list debris; longer ones, walls of text.
@@ -123,71 +91,6 @@ _CONTRACT: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 
-class StudioAction(StrEnum):
-    SUMMARY = "summary"
-    FAQ = "faq"
-    KEY_TERMS = "key_terms"
-    PROS_CONS = "pros_cons"
-    CONTRACT = "contract"
-
-    @classmethod
-    def parse(cls, value: str) -> StudioAction:
-        """The action named ``value`` (``key-terms`` too); ``InputError`` lists the valid ones."""
-        try:
-            return cls(value.strip().lower().replace("-", "_"))
-        except ValueError:
-            names = ", ".join(a.value for a in cls)
-            raise InputError(f"unknown studio action {value!r}; choose one of: {names}") from None
-
-    @property
-    def legal(self) -> bool:
-        return self is StudioAction.CONTRACT
-
-
-@dataclass(frozen=True, slots=True)
-class StudioItem:
-    """One cited item: ``label`` (a heading, question, term or kind) and ``text`` it rests on."""
-
-    label: str
-    text: str
-    citation_ids: tuple[str, ...]
-    section: tuple[str, ...]
-    verdict: Verdict
-
-
-@dataclass(frozen=True, slots=True)
-class StudioResult:
-    action: StudioAction
-    document_id: str
-    title: str
-    hash16: str
-    items: tuple[StudioItem, ...]
-    citations: tuple[Citation, ...]
-    disclaimer: str = ""
-
-    def citation(self, citation_id: str) -> Citation:
-        return next(c for c in self.citations if c.citation_id == citation_id)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "action": self.action.value,
-            "document_id": self.document_id,
-            "title": self.title,
-            "hash16": self.hash16,
-            "items": [
-                {
-                    "label": i.label,
-                    "text": i.text,
-                    "section": list(i.section),
-                    "verdict": i.verdict.value,
-                    "evidence_ids": [self.citation(c).evidence_id for c in i.citation_ids],
-                }
-                for i in self.items
-            ],
-            "disclaimer": self.disclaimer,
-        }
-
-
 @dataclass(frozen=True, slots=True)
 class _Sentence:
     start: int
@@ -204,63 +107,7 @@ class _Sentence:
         return (self.start, self.end)
 
 
-def run_studio(
-    store: Store,
-    support: SupportChecker,
-    document_id: str,
-    action: StudioAction | str,
-    *,
-    tenant: str,
-) -> StudioResult:
-    """Run ``action`` on the current version of ``document_id`` in ``tenant``.
-
-    Raises ``NotFoundError`` for a document that is missing, of another
-    tenant or deleted, ``InputError`` for an unknown action, and a
-    ``GroundingError`` if a citation or an item's support does not hold.
-    """
-    chosen = action if isinstance(action, StudioAction) else StudioAction.parse(action)
-    document, version = _current(store, tenant, document_id)
-    chunks = [c for c in store.chunks(tenant, document_id, version.content_hash) if not c.erased]
-    hits = [Hit(c, document, 1.0) for c in chunks]
-    now = datetime.now(UTC).isoformat(timespec="seconds")
-    result = RetrievalResult(f"studio:{chosen.value}", tenant, tuple(hits), now, "document")
-    retrieved = cite(result)
-    sentences = _sentences(version.text, hits)
-    picked = _PICKERS[chosen](sentences)
-    citations: dict[str, Citation] = {}
-    claims: list[Claim] = []
-    for _, sentence in picked:
-        c = cite_hit(sentence.hit, tenant=tenant, retrieved_at=now, span=sentence.span)
-        citations[c.citation_id] = c
-        claims.append(Claim(sentence.text, (c.citation_id,)))
-    answer = CitedAnswer(tuple(claims), tuple(citations.values()))
-    check_grounding(answer, retrieved, store=store)
-    verdicts = check_support(answer, retrieved, support, SupportPolicy.REJECT) if claims else {}
-    items = tuple(
-        StudioItem(label, claim.text, claim.citation_ids, sentence.section, verdicts[i].verdict)
-        for i, ((label, sentence), claim) in enumerate(zip(picked, claims, strict=True))
-    )
-    return StudioResult(
-        chosen,
-        document_id,
-        document.title,
-        version.hash16,
-        items,
-        answer.citations,
-        LEGAL_DISCLAIMER if chosen.legal else "",
-    )
-
-
-def _current(store: Store, tenant: str, document_id: str) -> tuple[Document, Version]:
-    document = store.find_document(tenant, document_id=document_id)
-    current = store.current_hash(tenant, document_id) if document is not None else None
-    version = store.version(tenant, document_id, current[:16]) if current else None
-    if document is None or version is None or document.status.value != "live":
-        raise NotFoundError("document", document_id)
-    return document, version
-
-
-def _sentences(text: str, hits: Sequence[Hit]) -> list[_Sentence]:
+def sentences_of(text: str, hits: Sequence[Hit]) -> list[_Sentence]:
     """Every readable sentence of the chunks once, in document order."""
     seen: set[tuple[int, int]] = set()
     out: list[_Sentence] = []
@@ -372,7 +219,7 @@ def _pros_cons(sentences: Sequence[_Sentence]) -> list[tuple[str, _Sentence]]:
     return sorted(pros[:half] + cons[:half], key=lambda item: item[1].start)
 
 
-_PICKERS = {
+PICKERS = {
     StudioAction.SUMMARY: _summary,
     StudioAction.FAQ: _faq,
     StudioAction.KEY_TERMS: _key_terms,
