@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from conversation_texts import RETENTION, TRAVEL, TURNS
 from pincite.conversation import delete_conversation, list_conversations
 from pincite.embed.base import Embedder
 from pincite.errors import InputError, NotFoundError
+from pincite.generate.base import GeneratedClaim, Generation, Passage
 
 
 def _open(path: Path, embedder: Embedder) -> pincite.Corpus:
@@ -109,3 +111,40 @@ def test_a_deleted_conversation_cannot_take_a_turn(tmp_path: Path, embedder: Emb
         delete_conversation(corpus, conversation.id, tenant="acme")
         with pytest.raises(NotFoundError):
             conversation.ask(TURNS[0])
+
+
+class SummaryModel:
+    """A protocol double of a model generator: cites passage 1, writes its own running summary."""
+
+    name = "summary-double"
+    is_model = True
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[str, str]] = []
+
+    def generate(
+        self,
+        question: str,
+        passages: Sequence[Passage],
+        *,
+        summary: str = "",
+        feedback: str | None = None,
+    ) -> Generation:
+        self.seen.append((question, summary))
+        first = passages[0]
+        claim = GeneratedClaim(first.text.split(". ")[0] + ".", (1,), "inference")
+        return Generation((claim,), True, summary=f"{summary}|turn {len(self.seen)}")
+
+
+def test_a_models_running_summary_is_kept_and_handed_to_the_next_turn(
+    tmp_path: Path, embedder: Embedder
+) -> None:
+    model = SummaryModel()
+    with _open(tmp_path / "c.db", embedder) as corpus:
+        corpus.generator = model
+        conversation = corpus.conversation(tenant="acme")
+        for q in TURNS:
+            assert not conversation.ask(q).refused
+        assert [s for _, s in model.seen] == ["", "|turn 1", "|turn 1|turn 2"]
+        assert [q for q, _ in model.seen][1] == "Where are customer invoices stored?"
+        assert [t.summary for t in conversation.turns()][-1] == "|turn 1|turn 2|turn 3"
