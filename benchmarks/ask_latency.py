@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
@@ -27,7 +28,7 @@ from pincite.ground.answer import answer_question
 from pincite.support.heuristic import support_checker_for
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCUMENTS = ROOT.parent / "shared" / "data" / "documents"
+DOCUMENTS = Path(os.environ.get("PINCITE_SHARED", ROOT.parent / "shared")) / "data" / "documents"
 TENANT = "default"
 WARM_UP = (
     "What is a hybrid cloud?",
