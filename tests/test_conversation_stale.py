@@ -135,3 +135,29 @@ def test_pincite_stale_prints_the_report(tmp_path: Path, embedder: Embedder) -> 
     assert [json.loads(x)["seq"] for x in lines] == [0, 1, 2]
     other = runner.invoke(cli, ["stale", "--db", str(db), "--tenant", "globex"])
     assert "No stored answer" in other.stdout
+
+
+def test_erasure_and_purge_blank_the_text_stored_turns_copied(
+    tmp_path: Path, embedder: Embedder
+) -> None:
+    db = tmp_path / "s.db"
+    corpus, cid = _answered(db, embedder)
+    with corpus:
+        other = corpus.conversation(tenant="acme")
+        other.ask("Where are boarding passes stored?")
+        [doc] = [d for d in corpus.documents(tenant="acme") if d.uri == "policy://retention"]
+        corpus.erase(doc.document_id, tenant="acme")
+        turns = corpus.conversation(cid, tenant="acme").turns()
+        for t in turns:
+            assert {c["text"] for c in t.answer["claims"]} == {"[erased]"}
+            assert t.summary == "" and t.evidence_ids  # the ids stay for an audit
+            assert "finance" not in json.dumps(t.answer) and "seven years" not in t.summary
+        [kept] = corpus.conversation(other.id, tenant="acme").turns()
+        assert "travel portal" in kept.answer["claims"][0]["text"] and kept.summary
+        [travel] = [d for d in corpus.documents(tenant="acme") if d.uri == "policy://travel"]
+        corpus.purge(travel.document_id, tenant="acme")
+        [purged] = corpus.conversation(other.id, tenant="acme").turns()
+        assert purged.answer["claims"][0]["text"] == "[erased]"
+    # Nothing of the erased sentences is left in the file, stored turns included.
+    raw = db.read_bytes()
+    assert b"finance director" not in raw and b"encrypted archive" not in raw

@@ -13,17 +13,21 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from pincite.errors import InputError, NotFoundError
+from pincite import ids
+from pincite.errors import EvidenceIdError, InputError, NotFoundError
 from pincite.generate.base import Generator
 from pincite.generate.rewrite import standalone
 from pincite.ground.answer import AnswerResult, SupportPolicy, answer_question
 from pincite.ground.present import answer_json
+from pincite.model import Chunk
 from pincite.retrieve.search import SearchOptions
 from pincite.store.conversations import ConversationRecord, TurnRecord
+from pincite.store.erasure import ERASED_TITLE, erased_uri
 from pincite.tenancy import DEFAULT_TENANT, check_tenant
 
 if TYPE_CHECKING:
@@ -208,3 +212,91 @@ def delete_conversation(
     """Remove a conversation and its turns; ``NotFoundError`` when there is none."""
     if not corpus.store.delete_conversation(check_tenant(tenant), conversation_id):
         raise NotFoundError("conversation", conversation_id)
+
+
+# Put where erased text stood in a stored turn.
+ERASED_TEXT = "[erased]"
+
+
+def erased_by(chunk: Chunk | None) -> Callable[[str], bool]:
+    """Which evidence ids of a document an erasure takes: all, or those inside ``chunk``."""
+    if chunk is None:
+        return lambda _: True
+
+    def inside(evidence_id: str) -> bool:
+        try:
+            ref = ids.decode(evidence_id)
+        except EvidenceIdError:
+            return False
+        if isinstance(ref, ids.ChunkRef):
+            return ref.chunk_id == chunk.chunk_id
+        return ref.hash16 == chunk.hash16 and ref.start < chunk.end and chunk.start < ref.end
+
+    return inside
+
+
+def scrub_turns(
+    corpus: Corpus,
+    document_id: str,
+    *,
+    tenant: str,
+    gone: Callable[[str], bool],
+    whole: bool,
+) -> int:
+    """Before an erasure or purge: blank the document's text that stored turns copied.
+
+    A claim is written from the passages it cites (the extractive generator
+    quotes them), so a claim citing an id of ``document_id`` for which
+    ``gone`` holds loses its text and quote; the running summaries from that
+    turn on are cleared, since each carries earlier answers forward; the
+    locators lose what the store's erasure blanks (a section; with ``whole``,
+    the title and uri, which may repeat the text). Evidence
+    ids stay, so an audit still sees what the answer rested on (invariant 7).
+    Runs before the store erases, so the SQLite erasure's checkpoint also
+    folds these rewrites out of the log. Returns the turns changed.
+    """
+    store = corpus.store
+    changed = 0
+    for conversation in store.conversations(tenant):
+        scrubbed_from: int | None = None
+        for record in store.turns(tenant, conversation.conversation_id):
+            data = record.payload()
+            cites = data.get("citations", [])
+            taken = {
+                c["evidence_id"]
+                for c in cites
+                if c.get("document_id") == document_id and gone(str(c.get("evidence_id")))
+            }
+            if taken:
+                by_id = {c["citation_id"]: c["evidence_id"] for c in cites}
+                for c in cites:
+                    if c["evidence_id"] in taken:
+                        _blank_locator(c, document_id, whole=whole)
+                for claim in data.get("claims", []):
+                    if any(by_id.get(i) in taken for i in claim.get("citation_ids", [])):
+                        claim["text"], claim["quote"] = ERASED_TEXT, None
+                for conflict in data.get("conflicts", []):
+                    if set(conflict.get("evidence_ids", [])) & taken:
+                        conflict["description"] = ERASED_TEXT
+                if scrubbed_from is None:
+                    scrubbed_from = record.seq
+            if scrubbed_from is None:
+                continue
+            data["running_summary"] = data["summary"] = ""
+            text = json.dumps(data, ensure_ascii=False)
+            if text != record.data:
+                store.replace_turn(
+                    TurnRecord(tenant, record.conversation_id, record.seq, record.created_at, text)
+                )
+                changed += 1
+    return changed
+
+
+def _blank_locator(citation: dict[str, Any], document_id: str, *, whole: bool) -> None:
+    """The store's erasure rules (``pincite.store.erasure``) applied to a stored locator."""
+    locator = citation.get("locator")
+    if not isinstance(locator, dict):
+        return
+    locator["section"] = []
+    if whole:
+        locator["title"], locator["uri"] = ERASED_TITLE, erased_uri(document_id)

@@ -386,7 +386,10 @@ class Corpus:
 
     def purge(self, document_id: str, *, tenant: str = DEFAULT_TENANT) -> None:
         """Remove the document and everything derived from it."""
+        from pincite.conversation import erased_by, scrub_turns
+
         self.document(document_id, tenant=tenant)
+        scrub_turns(self, document_id, tenant=tenant, gone=erased_by(None), whole=True)
         self.store.purge(tenant, document_id)
 
     def erase(
@@ -397,11 +400,16 @@ class Corpus:
         With ``chunk_id``, only that chunk, which must belong to ``document_id``
         (a chunk of another document answers like a missing one).
         """
+        from pincite.conversation import erased_by, scrub_turns
+
         self.document(document_id, tenant=tenant)
+        chunk = None
         if chunk_id is not None:
             chunk = self.store.chunk(tenant, chunk_id)
             if chunk is None or chunk.document_id != document_id:
                 raise NotFoundError("chunk", chunk_id)
+        # Stored answers first: the store's erasure then folds the log (SQLite).
+        scrub_turns(self, document_id, tenant=tenant, gone=erased_by(chunk), whole=chunk is None)
         return self.store.erase(tenant, document_id, chunk_id)
 
     def reindex(

@@ -129,3 +129,20 @@ def test_memories_round_trip_replace_and_stay_per_tenant(
     assert store.delete_memory(b, "m1") is False
     assert store.delete_memory(a, "m1") is True
     assert store.memories(a) == [m2]
+
+
+def test_replace_turn_overwrites_only_that_tenants_turn(
+    store: Store, tenants: tuple[str, str]
+) -> None:
+    a, b = tenants
+    store.create_conversation(_conversation(a, "c"))
+    store.append_turn(_turn(a, "c", 0))
+    store.append_turn(_turn(a, "c", 1))
+    scrubbed = TurnRecord(a, "c", 0, "later", '{"claims": []}')
+    assert store.replace_turn(TurnRecord(b, "c", 0, "t", "{}")) is False
+    assert store.replace_turn(TurnRecord(a, "c", 5, "t", "{}")) is False
+    assert store.replace_turn(scrubbed) is True
+    first, second = store.turns(a, "c")
+    # Only the data changes: the turn keeps its place and time.
+    assert first == TurnRecord(a, "c", 0, _turn(a, "c", 0).created_at, '{"claims": []}')
+    assert second == _turn(a, "c", 1)

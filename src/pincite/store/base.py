@@ -196,6 +196,10 @@ class Store(Protocol):
         """
         ...
 
+    def replace_turn(self, turn: TurnRecord) -> bool:
+        """Overwrite a stored turn's ``data`` (scrubbing erased text); False when there is none."""
+        ...
+
     def turns(self, tenant: str, conversation_id: str) -> list[TurnRecord]:
         """The conversation's turns in order (empty for a missing conversation)."""
         ...

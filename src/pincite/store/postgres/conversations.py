@@ -81,6 +81,16 @@ class PostgresConversations:
             raise ConcurrentWriteError(f"turn {t.seq} of {t.conversation_id} exists") from exc
         return True
 
+    def replace_turn(self, turn: TurnRecord) -> bool:
+        t = turn
+        with self._transaction() as cur:
+            cur.execute(
+                b"UPDATE conversation_turns SET data = %s"
+                b" WHERE tenant = %s AND conversation_id = %s AND seq = %s",
+                (t.data, t.tenant, t.conversation_id, t.seq),
+            )
+            return cur.rowcount > 0
+
     def turns(self, tenant: str, conversation_id: str) -> list[TurnRecord]:
         found = self._query(
             "SELECT tenant, conversation_id, seq, created_at, data FROM conversation_turns"

@@ -73,6 +73,16 @@ class SQLiteConversations:
             )
         return True
 
+    def replace_turn(self, turn: TurnRecord) -> bool:
+        t = turn
+        with self._write() as conn:
+            changed = conn.execute(
+                "UPDATE conversation_turns SET data = ?"
+                " WHERE tenant = ? AND conversation_id = ? AND seq = ?",
+                (t.data, t.tenant, t.conversation_id, t.seq),
+            ).rowcount
+        return bool(changed)
+
     def turns(self, tenant: str, conversation_id: str) -> list[TurnRecord]:
         found = self._query(
             "SELECT tenant, conversation_id, seq, created_at, data FROM conversation_turns"
