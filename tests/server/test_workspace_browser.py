@@ -209,6 +209,25 @@ def test_sign_in_upload_ask_cite_studio_and_isolation(
             cited = _exact(server, "alpha", _check_passage(page, server, "alpha", button))
             assert cited in (items.nth(i).text_content() or "")
         _shot(page, tmp_path, "desktop-studio")
+
+        # A new version of the document: the old citation says superseded and the
+        # current version's passage is one click away.
+        backups = next(e for e in shown if CITED in _exact(server, "alpha", e))
+        document_id = backups.split(":")[2]
+        new_text = "# Backups\n\nA preface added in the new version.\n\n" + CITED + "\n"
+        with server.client("alpha") as client:
+            r = client.put(f"/v1/documents/{document_id}", json={"text": new_text, "format": "md"})
+            assert r.status_code in (200, 201), r.text
+        page.click("#tab-chat")
+        old = page.locator(f"#thread button.cite[data-evidence='{backups}']").first
+        _check_passage(page, server, "alpha", old)
+        label = page.locator("#passage-label")
+        assert label.is_visible() and "Superseded" in (label.text_content() or "")
+        label.locator("button").click()
+        _until(page, "old => document.querySelector('#passage').dataset.shown !== old", backups)
+        assert page.locator("mark#cited").text_content() == CITED
+        assert page.locator("#passage-label").is_hidden()
+        _shot(page, tmp_path, "desktop-current-version")
         assert dialogs == []
     finally:
         context.close()

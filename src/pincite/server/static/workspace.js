@@ -430,7 +430,7 @@
       if (job.status === "done") {
         bar.value = 100;
         li.className = "done";
-        state.textContent = " " + job.result.status + " (" + job.result.chunks + " passages)";
+        state.textContent = " " + job.result.status + " (" + job.result.chunks + (job.result.chunks === 1 ? " passage)" : " passages)");
         loadDocuments();
         return;
       }
