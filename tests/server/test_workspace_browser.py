@@ -69,11 +69,18 @@ def browser() -> Iterator[Any]:
             chromium.close()
 
 
-def _open(browser: Any, server: LiveServer, tenant: str, width: int = 1280, height: int = 800):  # type: ignore[no-untyped-def]
+def _open(  # type: ignore[no-untyped-def]
+    browser: Any,
+    server: LiveServer,
+    tenant: str,
+    width: int = 1280,
+    height: int = 800,
+    accept: bool = False,
+):
     context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
     dialogs: list[str] = []
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.accept() if accept else d.dismiss()))
     page.goto(server.base_url + "/")
     page.wait_for_selector("#signin:not([hidden])")
     page.fill("#key", server.keys[tenant])
@@ -308,3 +315,46 @@ def test_hostile_titles_and_text_render_inert_everywhere(
         assert dialogs == []
     finally:
         context.close()
+
+
+def test_delete_and_erase_ask_first_and_take_effect(server: LiveServer, browser: Any) -> None:
+    with server.client("gamma") as client:
+        ids = {}
+        for title in ("Old memo", "Leaked memo"):
+            text = f"The {title.lower()} says the office moves to the harbour district in May."
+            r = client.post(
+                "/v1/documents", json={"text": text, "uri": f"mem:{title}", "title": title}
+            )
+            ids[title] = r.json()["document_id"]
+        chunk = client.get(f"/v1/documents/{ids['Leaked memo']}/versions").json()[0]["chunks"][0]
+    # Dismissed: nothing happens.
+    context, page, dialogs = _open(browser, server, "gamma")
+    try:
+        page.click("#tab-docs")
+        item = page.locator(f"#documents li[data-document='{ids['Old memo']}']")
+        item.locator("button", has_text="Delete").click()
+        assert dialogs and "Delete “Old memo”?" in dialogs[-1]
+        assert "· live" in (item.locator(".doc-meta").text_content() or "")
+    finally:
+        context.close()
+    context, page, dialogs = _open(browser, server, "gamma", accept=True)
+    try:
+        page.click("#tab-docs")
+        item = page.locator(f"#documents li[data-document='{ids['Old memo']}']")
+        item.locator("button", has_text="Delete").click()
+        _until(
+            page,
+            "id => document.querySelector(`li[data-document='${id}'] .doc-meta`)"
+            ".textContent.endsWith('deleted')",
+            ids["Old memo"],
+        )
+        leaked = page.locator(f"#documents li[data-document='{ids['Leaked memo']}']")
+        leaked.locator("button", has_text="Erase").click()
+        assert "permanently" in dialogs[-1]
+    finally:
+        context.close()
+    with server.client("gamma") as client:
+        deadline = time.monotonic() + 10
+        while client.get(f"/v1/evidence/{chunk['evidence_id']}").json()["status"] != "erased":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
