@@ -2,8 +2,9 @@
 
 A superseded citation still shows the text of its own version. Its counterpart
 in the current version is found by the same characters (the occurrence nearest
-the old position) or, failing that, by the chunk with the same ordinal; the
-diff between the two passages shows what changed.
+the old position), then as re-anchored (``pincite.ground.reanchor``: spacing
+aside, or aligned despite edited words) or, failing that, by the chunk with the
+same ordinal; the diff between the two passages shows what changed.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from enum import StrEnum
 
 from pincite import ids
 from pincite.ground.fetch import FetchOutcome, FetchStatus, fetch_evidence
+from pincite.ground.reanchor import Reanchorer
 from pincite.model import Chunk, Version
 from pincite.store.base import Store
 
@@ -82,6 +84,19 @@ def _counterpart(store: Store, tenant: str, evidence: Evidence) -> Counterpart |
     if at is not None:
         span_id = ids.encode_span(o.document_id, current.hash16, at, at + len(cited))
         return Counterpart(span_id, current.hash16, cited, "same text")
+    # Moved line breaks or a few edited words: the re-anchored span (pincite.ground.reanchor).
+    found = Reanchorer(current.text).find(
+        cited, position=o.start / max(len(evidence.version.text), 1)
+    )
+    if found.span is not None:
+        start, end = found.span
+        how = (
+            "the same words, spacing aside"
+            if found.whitespace_only
+            else f"alignment (similarity {found.similarity:.2f})"
+        )
+        span_id = ids.encode_span(o.document_id, current.hash16, start, end)
+        return Counterpart(span_id, current.hash16, current.text[start:end], how)
     old_chunks = store.chunks(tenant, o.document_id, evidence.version.content_hash)
     ordinal = _ordinal_at(old_chunks, o.start, o.id)
     if ordinal is None:
