@@ -32,7 +32,7 @@ def served(corpus: Corpus) -> Iterator[tuple[TestClient, dict[str, str]]]:
 
 
 def _sign_in(client: TestClient, key: str) -> None:
-    r = client.post("/ui/login", json={"key": key})
+    r = client.post("/ui/login", json={"key": key}, headers=WRITE)
     assert r.status_code == 200, r.text
 
 
@@ -67,11 +67,13 @@ def test_a_session_reaches_the_api_as_its_workspace_and_never_holds_the_key(
 ) -> None:
     client, keys = served
     assert client.get("/ui/v1/documents").status_code == 401
-    r = client.post("/ui/login", content=b'{"key": "' + b"x" * 20_000 + b'"}')
-    assert r.status_code == 413
-    r = client.post("/ui/login", json={"key": "pk_wrong"})
-    assert r.status_code == 401 and r.json()["error"]["message"] == "that key was not accepted"
     r = client.post("/ui/login", json={"key": keys["acme"]})
+    assert r.status_code == 403 and COOKIE not in r.headers.get("set-cookie", "")
+    r = client.post("/ui/login", content=b'{"key": "' + b"x" * 20_000 + b'"}', headers=WRITE)
+    assert r.status_code == 413
+    r = client.post("/ui/login", json={"key": "pk_wrong"}, headers=WRITE)
+    assert r.status_code == 401 and r.json()["error"]["message"] == "that key was not accepted"
+    r = client.post("/ui/login", json={"key": keys["acme"]}, headers=WRITE)
     cookie = r.headers["set-cookie"]
     assert "HttpOnly" in cookie and "SameSite=strict" in cookie and keys["acme"] not in cookie
     assert client.get("/ui/me").json() == {"workspace": "acme"}
@@ -81,7 +83,7 @@ def test_a_session_reaches_the_api_as_its_workspace_and_never_holds_the_key(
     # A write without the request header is refused (a cross-site form cannot send it).
     r = client.delete(f"/ui/v1/documents/{document_id}")
     assert r.status_code == 403 and client.get("/ui/v1/documents").json()[0]["status"] == "live"
-    client.post("/ui/logout")
+    client.post("/ui/logout", headers=WRITE)
     assert client.get("/ui/v1/documents").status_code == 401
     assert client.cookies.get(COOKIE) is None
 
@@ -151,7 +153,7 @@ def test_studio_items_cite_exact_spans_and_other_workspaces_see_nothing(
     )
     assert r.status_code == 422
 
-    client.post("/ui/logout")
+    client.post("/ui/logout", headers=WRITE)
     _sign_in(client, keys["other"])
     assert client.get("/ui/v1/documents").json() == []
     evidence_id = results["summary"]["items"][0]["evidence_ids"][0]

@@ -12,9 +12,10 @@ cookie and never the key. The script then calls the ordinary API under
 ``/ui/v1/...``: :class:`SessionGate` turns the cookie into the caller's tenant,
 exactly as the guard turns a bearer key into one, and hands the request to the
 ``/v1/...`` route. Every route of the API is thereby the workspace's too,
-without a second implementation. Requests that change something must also send
-``X-Pincite-Request: 1``, which no cross-site form can (defence in depth next
-to SameSite=Strict).
+without a second implementation. Requests that change something, sign-in and
+sign-out included, must also send ``X-Pincite-Request: 1``, which no
+cross-site form can (defence in depth next to SameSite=Strict, and the guard
+against another site signing a browser into its own workspace).
 """
 
 from __future__ import annotations
@@ -154,7 +155,14 @@ class SessionGate:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         root = str(scope.get("root_path", ""))
         path = str(scope.get("path", ""))
-        if scope["type"] == "http" and path == root + "/ui/login":
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        if path in (root + "/ui/login", root + "/ui/logout") and not _asked_by_page(scope):
+            # Another site's form could otherwise sign this browser into its own workspace.
+            await _deny(scope, receive, send, f"missing the {HEADER} header", status=403)
+            return
+        if path == root + "/ui/login":
             # A key fits in far less; the guard's count only stops at the upload limit.
             declared = _header(scope, b"content-length") or b""
             if not declared.isdigit() or int(declared) > LOGIN_BODY_LIMIT:
@@ -166,7 +174,7 @@ class SessionGate:
                     status=413,
                 )
                 return
-        if scope["type"] != "http" or not path.startswith(root + PREFIX):
+        if not path.startswith(root + PREFIX):
             await self.app(scope, receive, send)
             return
         token = _cookie(scope, COOKIE)
@@ -176,7 +184,7 @@ class SessionGate:
         if tenant is None:
             await _deny(scope, receive, send, "not signed in: sign in at the workspace page")
             return
-        if scope["method"] not in _SAFE and _header(scope, HEADER.encode()) != b"1":
+        if scope["method"] not in _SAFE and not _asked_by_page(scope):
             await _deny(scope, receive, send, f"missing the {HEADER} header", status=403)
             return
         rest = path[len(root + PREFIX) :]
@@ -194,6 +202,11 @@ async def _deny(
     code = {401: UNAUTHORIZED, 403: "forbidden", 413: "payload_too_large"}[status]
     response: JSONResponse = error_response(status, code, message)
     await response(scope, receive, send)
+
+
+def _asked_by_page(scope: Scope) -> bool:
+    """The custom header only this origin's script sends (cross-site, it needs CORS)."""
+    return _header(scope, HEADER.encode()) == b"1"
 
 
 def _header(scope: Scope, name: bytes) -> bytes | None:
