@@ -14,6 +14,9 @@ from pincite.studio.types import StudioAction
 
 # Items per action: a reader scans a dozen; more reads as the document itself.
 MAX_ITEMS = 12
+# A summary point sharing more of its words than this with one already taken
+# repeats it (boilerplate, repeated notices) and is skipped.
+NEAR_DUPLICATE = 0.5
 # Sentences shorter than this are headings or list debris; longer ones, walls of text.
 MIN_CHARS, MAX_CHARS = 40, 600
 _WORD = re.compile(r"[^\W\d_]{3,}", re.UNICODE)
@@ -117,7 +120,8 @@ def sentences_of(text: str, hits: Sequence[Hit]) -> list[_Sentence]:
             body = text[start:end]
             if (start, end) in seen or not MIN_CHARS <= len(body) <= MAX_CHARS:
                 continue
-            if _LEADER.search(body) or len(_WORD.findall(body)) < 5:
+            # A lower-case start is the tail of a sentence cut by a page or table break.
+            if body[0].islower() or _LEADER.search(body) or len(_WORD.findall(body)) < 5:
                 continue
             seen.add((start, end))
             out.append(_Sentence(start, end, body, hit))
@@ -158,8 +162,22 @@ def _summary(sentences: Sequence[_Sentence]) -> list[tuple[str, _Sentence]]:
     groups = _largest(_central(sentences))
     # A document of few sections gets more than one sentence from each.
     each = max(1, min(3, (MAX_ITEMS // 2) // (len(groups) or 1)))
-    picked = [s for g in groups for s in g[:each]]
+    picked: list[_Sentence] = []
+    for group in groups:
+        taken = 0
+        for s in group:
+            if taken == each:
+                break
+            if all(_overlap(s, p) < NEAR_DUPLICATE for p in picked):
+                picked.append(s)
+                taken += 1
     return [(" > ".join(s.section[:1]), s) for s in sorted(picked, key=lambda s: s.start)]
+
+
+def _overlap(a: _Sentence, b: _Sentence) -> float:
+    """Jaccard overlap of two sentences' words."""
+    wa, wb = _words(a.text), _words(b.text)
+    return len(wa & wb) / (len(wa | wb) or 1)
 
 
 def _faq(sentences: Sequence[_Sentence]) -> list[tuple[str, _Sentence]]:
