@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -27,7 +27,7 @@ from pincite.ground.present import answer_json
 from pincite.model import Chunk
 from pincite.retrieve.search import SearchOptions
 from pincite.store.conversations import ConversationRecord, TurnRecord
-from pincite.store.erasure import ERASED_TITLE, erased_uri
+from pincite.store.erasure import ERASED_TITLE, derived_from, erased_uri
 from pincite.tenancy import DEFAULT_TENANT, check_tenant
 
 if TYPE_CHECKING:
@@ -241,7 +241,7 @@ def scrub_turns(
     *,
     tenant: str,
     gone: Callable[[str], bool],
-    whole: bool,
+    erased_texts: Sequence[str] | None,
 ) -> int:
     """Before an erasure or purge: blank the document's text that stored turns copied.
 
@@ -249,8 +249,8 @@ def scrub_turns(
     quotes them), so a claim citing an id of ``document_id`` for which
     ``gone`` holds loses its text and quote; the running summaries from that
     turn on are cleared, since each carries earlier answers forward; the
-    locators lose what the store's erasure blanks (a section; with ``whole``,
-    the title and uri, which may repeat the text). Evidence
+    locators lose what the store's erasure blanks (``erased_texts`` is the
+    erased chunk's text, ``None`` for the whole document). Evidence
     ids stay, so an audit still sees what the answer rested on (invariant 7).
     Runs before the store erases, so the SQLite erasure's checkpoint also
     folds these rewrites out of the log. Returns the turns changed.
@@ -267,11 +267,11 @@ def scrub_turns(
                 for c in cites
                 if c.get("document_id") == document_id and gone(str(c.get("evidence_id")))
             }
+            for c in cites:
+                if c.get("document_id") == document_id:
+                    _blank_locator(c, erased_texts, taken=c["evidence_id"] in taken)
             if taken:
                 by_id = {c["citation_id"]: c["evidence_id"] for c in cites}
-                for c in cites:
-                    if c["evidence_id"] in taken:
-                        _blank_locator(c, document_id, whole=whole)
                 for claim in data.get("claims", []):
                     if any(by_id.get(i) in taken for i in claim.get("citation_ids", [])):
                         claim["text"], claim["quote"] = ERASED_TEXT, None
@@ -280,11 +280,10 @@ def scrub_turns(
                         conflict["description"] = ERASED_TEXT
                 if scrubbed_from is None:
                     scrubbed_from = record.seq
-            if scrubbed_from is None:
-                continue
-            data["running_summary"] = data["summary"] = ""
-            text = json.dumps(data, ensure_ascii=False)
-            if text != record.data:
+            if scrubbed_from is not None:
+                data["running_summary"] = data["summary"] = ""
+            if data != record.payload():
+                text = json.dumps(data, ensure_ascii=False)
                 store.replace_turn(
                     TurnRecord(tenant, record.conversation_id, record.seq, record.created_at, text)
                 )
@@ -292,11 +291,23 @@ def scrub_turns(
     return changed
 
 
-def _blank_locator(citation: dict[str, Any], document_id: str, *, whole: bool) -> None:
+def _blank_locator(
+    citation: dict[str, Any], erased_texts: Sequence[str] | None, *, taken: bool
+) -> None:
     """The store's erasure rules (``pincite.store.erasure``) applied to a stored locator."""
     locator = citation.get("locator")
     if not isinstance(locator, dict):
         return
-    locator["section"] = []
-    if whole:
-        locator["title"], locator["uri"] = ERASED_TITLE, erased_uri(document_id)
+    document_id = str(citation.get("document_id"))
+    if erased_texts is None:
+        locator["title"], locator["uri"], locator["section"] = (
+            ERASED_TITLE,
+            erased_uri(document_id),
+            [],
+        )
+        return
+    title, section = str(locator.get("title", "")), list(locator.get("section", []))
+    removed = derived_from(title, [section], erased_texts)
+    if title in removed:
+        locator["title"] = ERASED_TITLE
+    locator["section"] = [] if taken else [x for x in section if x not in removed]

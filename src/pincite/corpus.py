@@ -389,7 +389,7 @@ class Corpus:
         from pincite.conversation import erased_by, scrub_turns
 
         self.document(document_id, tenant=tenant)
-        scrub_turns(self, document_id, tenant=tenant, gone=erased_by(None), whole=True)
+        scrub_turns(self, document_id, tenant=tenant, gone=erased_by(None), erased_texts=None)
         self.store.purge(tenant, document_id)
 
     def erase(
@@ -409,7 +409,8 @@ class Corpus:
             if chunk is None or chunk.document_id != document_id:
                 raise NotFoundError("chunk", chunk_id)
         # Stored answers first: the store's erasure then folds the log (SQLite).
-        scrub_turns(self, document_id, tenant=tenant, gone=erased_by(chunk), whole=chunk is None)
+        texts = None if chunk is None else [chunk.text]
+        scrub_turns(self, document_id, tenant=tenant, gone=erased_by(chunk), erased_texts=texts)
         return self.store.erase(tenant, document_id, chunk_id)
 
     def reindex(

@@ -13,7 +13,9 @@ tenant may see and checks every answer against it:
   ``erased`` / ``deleted`` / ``not_found`` as the model says; another
   tenant's id is ``not_found``, like a missing one;
 - check marks valid only the ids fetched completely in the same scope;
-- erased and purged text never comes back, through any operation.
+- erased and purged text never comes back, through any operation, stored
+  conversation turns included; another tenant's conversation id reads as
+  missing.
 
 Used by ``tests/store/test_isolation_property.py`` (a few hundred operations)
 and ``benchmarks/isolation_property.py`` (tens of thousands).
@@ -22,6 +24,7 @@ and ``benchmarks/isolation_property.py`` (tens of thousands).
 from __future__ import annotations
 
 import itertools
+import json
 import re
 import uuid
 from collections import Counter
@@ -114,6 +117,7 @@ class IsolationMachine(RuleBasedStateMachine):
         self.owner: dict[str, str] = {}  # marker -> tenant
         self.gone: set[str] = set()  # markers erased or purged: never to be seen again
         self.last_gone: set[str] = set()
+        self.conversations: dict[str, str] = {}  # tenant -> its conversation id
 
     # -- the model ------------------------------------------------------------
 
@@ -305,6 +309,34 @@ class IsolationMachine(RuleBasedStateMachine):
         for citation in result.searched:
             assert citation.tenant == tenant
         self.check_text(tenant, self.corpus.render(result), allowed)
+
+    @precondition(lambda self: self.issued)
+    @rule(t=st.integers(0, TENANTS - 1), pick=st.integers(0, 10_000))
+    def converse(self, t: int, pick: int) -> None:
+        """A turn in the tenant's conversation; every stored turn holds only text it may keep."""
+        self.ops["converse"] += 1
+        tenant = self.tenants[t]
+        cid = self.conversations.get(tenant)
+        conversation = self.corpus.conversation(cid, tenant=tenant)
+        self.conversations[tenant] = conversation.id
+        # Mostly words the tenant sees now, so turns get answered and copy text.
+        visible = sorted(self.visible(tenant))
+        if visible and pick % 4:
+            word = visible[pick % len(visible)]
+        else:
+            word = sorted(self.issued[pick % len(self.issued)].markers)[0]
+        if not conversation.ask(f"What does the ledger say about {word}?").refused:
+            self.ops["converse_answered"] += 1
+        owned = {m for m, owner in self.owner.items() if owner == tenant} - self.gone
+        for other, other_id in self.conversations.items():
+            if other != tenant:
+                assert self.store.conversation(tenant, other_id) is None
+                assert self.store.turns(tenant, other_id) == []
+        for turn in conversation.turns():
+            # The questions are the user's own words; what came from documents is checked.
+            copied = json.dumps([turn.answer.get("claims", []), turn.answer.get("citations", [])])
+            said = [line.split(" A: ", 1)[-1] for line in turn.summary.splitlines()]
+            self.check_text(tenant, copied + " ".join(said), owned)
 
     def teardown(self) -> None:
         """Purge what is left; nothing of the example's tenants may remain searchable."""

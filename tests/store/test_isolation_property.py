@@ -41,4 +41,4 @@ def test_interleaved_operations_never_leak_or_resurrect(
     finally:
         store.close()
     assert sum(machine.ops.values()) >= 100
-    assert {"ingest", "erase", "search", "fetch", "answer"} <= set(machine.ops)
+    assert {"ingest", "erase", "search", "fetch", "answer", "converse"} <= set(machine.ops)
