@@ -198,7 +198,10 @@ def test_undoing_an_edit_reinstates_the_old_version_and_its_ids(corpus: Corpus, 
     back = corpus.ingest_text(POLICY_V1, uri="policy://retention", tenant="acme")
     assert back.status.value == "updated" and back.document_id == doc
     versions = corpus.versions(doc, tenant="acme")
-    assert len(versions) == 2 and [v.superseded for v in versions] == [False, True]
+    # The revived version is current again, listed last (versions are in the order
+    # each last became current), with its original text and ids.
+    assert len(versions) == 2 and [v.superseded for v in versions] == [True, False]
+    assert versions[-1].text.startswith(POLICY_V1[:20])
     [outcome] = corpus.fetch([chunk.evidence_id], tenant="acme")
     assert outcome.status is FetchStatus.OK and outcome.superseded is False
     hits = corpus.store.search_lexical("acme", ["seven"], 5)
