@@ -22,6 +22,7 @@ from pincite.ingest.parse import SUPPORTED_SUFFIXES, parse_bytes, parse_file
 from pincite.ingest.pipeline import IngestReport, failed, store_parsed
 from pincite.model import Chunk, Document, DocumentStatus, RetrievalResult, Version
 from pincite.retrieve.search import SearchMode, SearchOptions, retrieve
+from pincite.store import embedder_record
 from pincite.store.base import Store
 
 if TYPE_CHECKING:
@@ -33,12 +34,6 @@ from pincite.tenancy import DEFAULT_TENANT, check_tenant
 
 # The typed result every surface returns (the CLI, HTTP, MCP and eval format it).
 Answer = AnswerResult
-
-_EMBEDDER_KEY = "embedder"
-_DIM_KEY = "embedder_dim"
-# Recorded when text is indexed without vectors, so a later embedder is told to
-# reindex instead of silently ranking vectorless chunks last (hybrid search).
-LEXICAL_ONLY = "none"
 
 
 class Corpus:
@@ -61,7 +56,7 @@ class Corpus:
         self._generator = generator
         self._support = support
         if embedder is not None:
-            self._check_embedder(embedder)
+            embedder_record.check(store, embedder)
 
     @property
     def generator(self) -> Generator:
@@ -84,49 +79,6 @@ class Corpus:
 
             self._support = support_checker_for(self.embedder)
         return self._support
-
-    def _check_embedder(self, embedder: Embedder) -> None:
-        recorded = self.store.get_meta(_EMBEDDER_KEY)
-        if recorded is None:
-            self._record(embedder.name, embedder.dim)
-            return
-        if recorded != embedder.name:
-            hint = (
-                "its chunks have no vectors; run `pincite reindex` to embed them"
-                if recorded == LEXICAL_ONLY
-                # Every embedder's name is also its spec, so the hint can be copied as is.
-                else f"open it with that embedder (--embedder {recorded}) "
-                "or run `pincite reindex` to re-embed"
-            )
-            raise ConfigurationError(
-                f"this store was indexed with embedder {recorded!r}, not {embedder.name!r}; {hint}"
-            )
-        dim = self.store.get_meta(_DIM_KEY)
-        if dim is not None and dim != str(embedder.dim):
-            # The Embedder protocol promises this check: same name, other width
-            # means a changed model behind the name, and every dense score would be noise.
-            raise ConfigurationError(
-                f"this store's vectors have {dim} dimensions, embedder {embedder.name!r} "
-                f"gives {embedder.dim}; run `pincite reindex`"
-            )
-
-    def _record(self, name: str, dim: int | None) -> None:
-        self.store.set_meta(_EMBEDDER_KEY, name)
-        if dim is not None:
-            self.store.set_meta(_DIM_KEY, str(dim))
-
-    def _check_can_ingest(self) -> None:
-        """Text without vectors must not enter a store whose search expects them."""
-        if self.embedder is not None:
-            return
-        recorded = self.store.get_meta(_EMBEDDER_KEY)
-        if recorded is None:
-            self._record(LEXICAL_ONLY, None)
-        elif recorded != LEXICAL_ONLY:
-            raise ConfigurationError(
-                f"this store embeds with {recorded!r}; ingest with that embedder "
-                "(--embedder), not without one, or its chunks would rank without vectors"
-            )
 
     def close(self) -> None:
         self.store.close()
@@ -155,7 +107,7 @@ class Corpus:
         the file's directory) or ``follow_symlinks``; only regular files are read.
         """
         check_tenant(tenant)
-        self._check_can_ingest()
+        embedder_record.check_lexical_ingest(self.store, self.embedder)
         source = str(path)
         try:
             parsed = parse_file(path, root=root, follow_symlinks=follow_symlinks)
@@ -185,7 +137,7 @@ class Corpus:
         metadata: dict[str, object] | None = None,
     ) -> IngestReport:
         check_tenant(tenant)
-        self._check_can_ingest()
+        embedder_record.check_lexical_ingest(self.store, self.embedder)
         parsed = parse_bytes(data, filename)
         return store_parsed(
             self.store,
@@ -430,7 +382,7 @@ class Corpus:
         """
         from pincite.ingest.reindex import reindex_tenant
 
-        recorded = self.store.get_meta(_EMBEDDER_KEY)
+        recorded = embedder_record.recorded(self.store)
         tenants = self.store.tenants() if tenant is None else [check_tenant(tenant)]
         others = [t for t in self.store.tenants() if t not in tenants]
         if recorded != embedder.name and others:
@@ -439,7 +391,7 @@ class Corpus:
                 f"re-embed every tenant (other tenants: {len(others)}): reindex all tenants"
             )
         total = sum(reindex_tenant(self.store, embedder, t, on_document) for t in tenants)
-        self._record(embedder.name, embedder.dim)
+        embedder_record.record(self.store, embedder.name, embedder.dim)
         self.embedder = embedder
         return total
 
