@@ -14,7 +14,7 @@ from pincite.corpus import Corpus
 from pincite.errors import InputError, NotFoundError, UncitedClaimError, UnsupportedClaimError
 from pincite.generate.base import GeneratedClaim, Generation, Passage
 from pincite.studio import LEGAL_DISCLAIMER, StudioAction, StudioResult, run_studio
-from pincite.support.base import SupportPassage, SupportResult, Verdict
+from pincite.support.base import SupportPassage, SupportResult, SupportVerdict
 from shared_paths import DOCUMENTS
 
 CONTRACT = """# Services agreement
@@ -146,7 +146,7 @@ def test_a_model_writes_items_that_are_checked_and_the_disclaimer_is_added_after
     corpus.generator = model
     result = corpus.studio(doc, "contract")
     [item] = result.items
-    assert item.text == PAYMENT and item.verdict is not Verdict.UNSUPPORTED
+    assert item.text == PAYMENT and item.verdict is not SupportVerdict.UNSUPPORTED
     [outcome] = corpus.fetch([result.citation(item.citation_ids[0]).evidence_id])
     assert PAYMENT in outcome.text and outcome.document_id == doc
     assert result.disclaimer == LEGAL_DISCLAIMER and LEGAL_DISCLAIMER not in item.text
@@ -167,7 +167,7 @@ class _Doubting:
     """A support checker that backs nothing: studio must fail closed, not drop items."""
 
     def check(self, claim: str, passages: Sequence[SupportPassage]) -> SupportResult:
-        return SupportResult(Verdict.UNSUPPORTED, 0.0)
+        return SupportResult(SupportVerdict.UNSUPPORTED, 0.0)
 
 
 def test_an_unsupported_item_fails_the_whole_result(corpus: Corpus) -> None:
@@ -186,7 +186,7 @@ def test_useful_on_the_shared_public_documents(corpus: Corpus, name: str) -> Non
         result = corpus.studio(doc, action)
         if action is not StudioAction.CONTRACT:
             _resolves(corpus, result)
-            assert all(i.verdict is not Verdict.UNSUPPORTED for i in result.items)
+            assert all(i.verdict is not SupportVerdict.UNSUPPORTED for i in result.items)
     summary = corpus.studio(doc, "summary")
     assert len(summary.items) >= 3  # more than a title line
     assert len({i.section[:1] for i in summary.items}) >= 2  # drawn from several sections

@@ -25,7 +25,7 @@ import numpy as np
 
 from pincite.embed.base import Embedder
 from pincite.eval.support import SupportExample
-from pincite.support.base import Thresholds, Verdict
+from pincite.support.base import SupportVerdict, Thresholds
 from pincite.support.heuristic import HeuristicSupportChecker, LogisticWeights
 from pincite.support.metrics import REJECT_PRECISION, tune_thresholds
 from pincite.support.scoring import FEATURES
@@ -103,13 +103,13 @@ def _dev_examples(data_dir: Path) -> list[SupportExample]:
 
 def dev_features(
     data_dir: Path, checker: HeuristicSupportChecker
-) -> tuple[list[list[float]], list[bool], list[Verdict], list[str]]:
+) -> tuple[list[list[float]], list[bool], list[SupportVerdict], list[str]]:
     """Features and labels of WiCE dev + AttributionBench dev (never a test split)."""
     examples = _dev_examples(data_dir)
     x = [checker.features(e.claim, e.passages) for e in examples]
     labels = [e.label for e in examples]
     sources = ["wice" if e.gold_sentences or e.sentence_starts else "ab" for e in examples]
-    return x, [lab == Verdict.SUPPORTED for lab in labels], labels, sources
+    return x, [lab == SupportVerdict.SUPPORTED for lab in labels], labels, sources
 
 
 def fit_default_weights(

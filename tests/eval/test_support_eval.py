@@ -17,10 +17,10 @@ from pincite.eval.support import (
     run_support_eval,
     tune_thresholds,
 )
-from pincite.support.base import SupportPassage, SupportResult, Thresholds, Verdict
+from pincite.support.base import SupportPassage, SupportResult, SupportVerdict, Thresholds
 from pincite.support.heuristic import LexicalOverlapChecker
 
-S, P, U = Verdict.SUPPORTED, Verdict.PARTIAL, Verdict.UNSUPPORTED
+S, P, U = SupportVerdict.SUPPORTED, SupportVerdict.PARTIAL, SupportVerdict.UNSUPPORTED
 
 
 class Scripted:
@@ -250,5 +250,5 @@ def test_attributionbench_thresholds_come_from_its_dev_file(tmp_path: Path) -> N
     assert retuned["n"] == 2 and retuned["binary"]["accuracy"] == pytest.approx(0.5)
 
 
-def _label(name: str) -> Verdict:
+def _label(name: str) -> SupportVerdict:
     return {"supported": S, "partially_supported": P, "not_supported": U}[name]

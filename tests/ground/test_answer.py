@@ -30,7 +30,7 @@ from pincite.ground.answer import (
 from pincite.ground.cite import CitedAnswer, Claim, check_grounding, cite, cite_hit
 from pincite.ground.resolve import CitationResolver, MemoryRecord, citation_attributes, excerpt
 from pincite.retrieve.search import SearchMode, SearchOptions
-from pincite.support import Verdict
+from pincite.support import SupportVerdict
 
 LEXICAL = SearchOptions(mode=SearchMode.LEXICAL)
 POLICY = (
@@ -260,7 +260,7 @@ def test_renderer_case_valid_source_that_does_not_support_the_claim(
 ) -> None:
     """The citation resolves, but the passage says seven years, not ten: rejected."""
     from pincite.ground.answer import SupportPolicy
-    from pincite.support import HeuristicSupportChecker, Verdict
+    from pincite.support import HeuristicSupportChecker, SupportVerdict
 
     checker = HeuristicSupportChecker(embedder)  # type: ignore[arg-type]
     wrong = claim("Customer invoices are retained for ten years.", 1)
@@ -283,7 +283,7 @@ def test_renderer_case_valid_source_that_does_not_support_the_claim(
         policy=SupportPolicy.FLAG,
     )
     assert flagged.outcome is Outcome.ANSWERED
-    assert flagged.support[0].verdict is Verdict.UNSUPPORTED
+    assert flagged.support[0].verdict is SupportVerdict.UNSUPPORTED
     right = claim("Customer invoices are retained for seven years.", 1)
     ok = answer_question(
         acme,
@@ -364,7 +364,7 @@ def test_support_is_checked_even_when_no_checker_is_given(acme: Corpus) -> None:
     right = claim("Customer invoices are retained for seven years.", 1)
     ok = ask(acme, ScriptedGenerator(right))
     assert ok.outcome is Outcome.ANSWERED
-    assert ok.support[0].verdict is Verdict.SUPPORTED
+    assert ok.support[0].verdict is SupportVerdict.SUPPORTED
 
 
 DEPLOYMENT_MODELS = (

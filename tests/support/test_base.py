@@ -5,7 +5,13 @@ from support_fakes import DOC, HASH16, passage
 
 from pincite.errors import EvidenceIdError, InputError
 from pincite.ids import decode, encode_span
-from pincite.support.base import SupportChecker, SupportPassage, SupportResult, Thresholds, Verdict
+from pincite.support.base import (
+    SupportChecker,
+    SupportPassage,
+    SupportResult,
+    SupportVerdict,
+    Thresholds,
+)
 from pincite.support.heuristic import HeuristicSupportChecker, LexicalOverlapChecker
 from pincite.support.judge import JudgeSupportChecker
 from pincite.support.nli import NLISupportChecker
@@ -40,11 +46,11 @@ def test_passage_from_a_span_id_must_agree_with_it() -> None:
 def test_thresholds() -> None:
     t = Thresholds(partial=0.3, supported=0.6)
     assert [t.verdict(s) for s in (0.0, 0.3, 0.59, 0.6, 1.0)] == [
-        Verdict.UNSUPPORTED,
-        Verdict.PARTIAL,
-        Verdict.PARTIAL,
-        Verdict.SUPPORTED,
-        Verdict.SUPPORTED,
+        SupportVerdict.UNSUPPORTED,
+        SupportVerdict.PARTIAL,
+        SupportVerdict.PARTIAL,
+        SupportVerdict.SUPPORTED,
+        SupportVerdict.SUPPORTED,
     ]
     with pytest.raises(InputError):
         Thresholds(partial=0.7, supported=0.6)
@@ -52,10 +58,10 @@ def test_thresholds() -> None:
 
 def test_result_score_must_be_a_probability() -> None:
     with pytest.raises(InputError):
-        SupportResult(Verdict.SUPPORTED, 1.5)
+        SupportResult(SupportVerdict.SUPPORTED, 1.5)
     with pytest.raises(InputError):
-        SupportResult(Verdict.SUPPORTED, float("nan"))
-    assert Verdict("partial") is Verdict.PARTIAL
+        SupportResult(SupportVerdict.SUPPORTED, float("nan"))
+    assert SupportVerdict("partial") is SupportVerdict.PARTIAL
 
 
 def test_every_checker_implements_the_protocol() -> None:

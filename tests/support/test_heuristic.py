@@ -3,7 +3,7 @@ from __future__ import annotations
 from support_fakes import FakeEmbedder, passage
 
 from pincite.ids import SpanRef, decode
-from pincite.support.base import Verdict
+from pincite.support.base import SupportVerdict
 from pincite.support.heuristic import HeuristicSupportChecker, LexicalOverlapChecker
 
 SONG = (
@@ -30,11 +30,13 @@ def test_supported_claim_is_narrowed_to_the_sentence_that_carries_it(
     result = checker.check(
         "Toby Keith released Should've Been a Cowboy in 1993.", [passage(SONG, start=50)]
     )
-    assert result.verdict is Verdict.SUPPORTED
+    assert result.verdict is SupportVerdict.SUPPORTED
     assert 0.0 <= result.score <= 1.0
     texts = _texts(SONG, result.sentence_ids, start=50)
     assert any("released on February 8, 1993" in t for t in texts)
-    assert len(result.per_passage) == 1 and result.per_passage[0].verdict is Verdict.SUPPORTED
+    assert (
+        len(result.per_passage) == 1 and result.per_passage[0].verdict is SupportVerdict.SUPPORTED
+    )
 
 
 def test_a_wrong_number_lowers_the_score_and_is_explained() -> None:
@@ -74,15 +76,15 @@ def test_an_unrelated_passage_is_unsupported() -> None:
         "Toby Keith was born in Clinton, Oklahoma.",
         [passage("Photosynthesis converts light energy into chemical energy in plants.")],
     )
-    assert result.verdict is Verdict.UNSUPPORTED
+    assert result.verdict is SupportVerdict.UNSUPPORTED
     assert any("clinton" in r and "oklahoma" in r for r in result.reasons)
 
 
 def test_no_passages_and_empty_claims_fail_closed() -> None:
     checker = HeuristicSupportChecker()
-    assert checker.check("Anything at all.", []).verdict is Verdict.UNSUPPORTED
+    assert checker.check("Anything at all.", []).verdict is SupportVerdict.UNSUPPORTED
     result = checker.check("It is what it is.", [passage(SONG)])
-    assert result.verdict is Verdict.UNSUPPORTED and result.score == 0.0
+    assert result.verdict is SupportVerdict.UNSUPPORTED and result.score == 0.0
 
 
 def test_each_passage_is_also_judged_alone() -> None:
@@ -95,7 +97,7 @@ def test_each_passage_is_also_judged_alone() -> None:
         passage(SONG).evidence_id,
         unrelated.evidence_id,
     ]
-    assert result.per_passage[1].verdict is Verdict.UNSUPPORTED
+    assert result.per_passage[1].verdict is SupportVerdict.UNSUPPORTED
     assert result.per_passage[1].score < result.per_passage[0].score
 
 
@@ -113,7 +115,7 @@ def test_lexical_baseline_scores_recall_in_the_best_sentence() -> None:
     result = LexicalOverlapChecker().check("Toby Keith recorded a cowboy song.", [passage(SONG)])
     # claim terms: toby, keith, record, cowboy, song -> the first sentence has all five
     assert result.score == 1.0
-    assert result.verdict is Verdict.SUPPORTED
+    assert result.verdict is SupportVerdict.SUPPORTED
     assert len(result.sentence_ids) == 1
 
 
@@ -139,21 +141,21 @@ def test_a_number_stated_about_something_else_does_not_back_the_claim() -> None:
     text = "Customer invoices are retained for seven years. Refunds take ten days."
     checker = HeuristicSupportChecker()
     wrong = checker.check("Invoices are kept for ten years.", [passage(text)])
-    assert wrong.verdict is Verdict.UNSUPPORTED
+    assert wrong.verdict is SupportVerdict.UNSUPPORTED
     assert any("different numbers" in r for r in wrong.reasons)
     right = checker.check("Invoices are kept for seven years.", [passage(text)])
-    assert right.verdict is Verdict.SUPPORTED
+    assert right.verdict is SupportVerdict.SUPPORTED
     refunds = checker.check("Refunds take ten days.", [passage(text)])
-    assert refunds.verdict is Verdict.SUPPORTED
+    assert refunds.verdict is SupportVerdict.SUPPORTED
 
 
 def test_a_number_stated_in_the_next_sentence_of_the_best_window_counts() -> None:
     text = "The trial enrolled patients across Europe. In total, 1,200 took part."
     result = HeuristicSupportChecker().check("The trial enrolled 1,200 patients.", [passage(text)])
-    assert result.verdict is Verdict.SUPPORTED
+    assert result.verdict is SupportVerdict.SUPPORTED
     assert not any("different numbers" in r for r in result.reasons)
     wrong = HeuristicSupportChecker().check("The trial enrolled 1,500 patients.", [passage(text)])
-    assert wrong.verdict is Verdict.UNSUPPORTED
+    assert wrong.verdict is SupportVerdict.UNSUPPORTED
 
 
 def test_the_checker_still_works_in_a_forked_child() -> None:
@@ -176,5 +178,5 @@ def _check_in_child(claim: str) -> str:
 def test_a_bare_number_does_not_back_a_claim_whose_unit_the_text_states_otherwise() -> None:
     text = "Our office has 10 staff. Invoices are kept for 7 years."
     result = HeuristicSupportChecker().check("Invoices are kept for 10 years.", [passage(text)])
-    assert result.verdict is Verdict.UNSUPPORTED
+    assert result.verdict is SupportVerdict.UNSUPPORTED
     assert any("different numbers" in r for r in result.reasons)

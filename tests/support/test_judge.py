@@ -8,7 +8,7 @@ from support_fakes import passage
 
 from pincite.errors import GeneratorError
 from pincite.ids import SpanRef, decode
-from pincite.support.base import Verdict
+from pincite.support.base import SupportVerdict
 from pincite.support.judge import JUDGE_TOOL, JudgeRequest, JudgeSupportChecker
 
 TEXT = "Toby Keith recorded the song. It was released in 1993. It reached number one."
@@ -32,7 +32,7 @@ def test_numbers_map_to_sentences_by_enumeration() -> None:
     result = JudgeSupportChecker(judge).check(
         "Toby Keith released it in 1993.", [passage(TEXT, start=7)]
     )
-    assert result.verdict is Verdict.SUPPORTED and result.score == 0.9
+    assert result.verdict is SupportVerdict.SUPPORTED and result.score == 0.9
     spans = [decode(s) for s in result.sentence_ids]
     assert all(isinstance(s, SpanRef) for s in spans)
     texts = [TEXT[s.start - 7 : s.end - 7] for s in spans if isinstance(s, SpanRef)]
@@ -47,7 +47,7 @@ def test_numbers_map_to_sentences_by_enumeration() -> None:
 def test_out_of_range_numbers_are_dropped_not_clamped() -> None:
     judge = Scripted({"verdict": "partial", "score": 0.5, "sentences": [0, 3, 4, -1]})
     result = JudgeSupportChecker(judge).check("It reached number one.", [passage(TEXT)])
-    assert result.verdict is Verdict.PARTIAL
+    assert result.verdict is SupportVerdict.PARTIAL
     assert len(result.sentence_ids) == 1
     assert any("[-1, 0, 4]" in r for r in result.reasons)
 
@@ -55,13 +55,13 @@ def test_out_of_range_numbers_are_dropped_not_clamped() -> None:
 def test_support_without_a_valid_sentence_is_lowered_to_unsupported() -> None:
     judge = Scripted({"verdict": "supported", "score": 0.95, "sentences": [9]})
     result = JudgeSupportChecker(judge).check("It reached number one.", [passage(TEXT)])
-    assert result.verdict is Verdict.UNSUPPORTED
+    assert result.verdict is SupportVerdict.UNSUPPORTED
     assert result.sentence_ids == ()
 
 
 def test_no_passages_means_no_model_call() -> None:
     judge = Scripted()
-    assert JudgeSupportChecker(judge).check("x", []).verdict is Verdict.UNSUPPORTED
+    assert JudgeSupportChecker(judge).check("x", []).verdict is SupportVerdict.UNSUPPORTED
     assert judge.requests == []
 
 

@@ -9,7 +9,7 @@ import pytest
 from support_fakes import passage
 
 from pincite.errors import ConfigurationError
-from pincite.support.base import Verdict
+from pincite.support.base import SupportVerdict
 from pincite.support.nli import NLISupportChecker
 
 TEXT = "The sky is blue. Grass is green. Snow is white."
@@ -48,10 +48,13 @@ def test_entailment_probability_picks_the_supporting_sentence() -> None:
     model = FakeCrossEncoder({0: "contradiction", 1: "entailment", 2: "neutral"})
     checker = NLISupportChecker(cross_encoder=model)
     result = checker.check("Grass is green.", [passage(TEXT), passage("Cats purr.", k=1)])
-    assert result.verdict is Verdict.SUPPORTED
+    assert result.verdict is SupportVerdict.SUPPORTED
     assert result.score == pytest.approx(np.exp(5) / (np.exp(5) + 2))
     assert result.sentence_ids == (passage(TEXT).span_id(17, 32),)
-    assert [p.verdict for p in result.per_passage] == [Verdict.SUPPORTED, Verdict.UNSUPPORTED]
+    assert [p.verdict for p in result.per_passage] == [
+        SupportVerdict.SUPPORTED,
+        SupportVerdict.UNSUPPORTED,
+    ]
 
 
 def test_a_model_without_an_entailment_label_is_a_configuration_error() -> None:

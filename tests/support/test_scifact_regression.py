@@ -15,7 +15,7 @@ import json
 import pytest
 
 from pincite.ids import encode_chunk
-from pincite.support.base import SupportPassage, Verdict
+from pincite.support.base import SupportPassage, SupportVerdict
 from pincite.support.heuristic import default_support_checker
 from shared_paths import DATA
 
@@ -23,13 +23,13 @@ SCIFACT = DATA / "scifact"
 
 # (claims file, claim id, abstract id, gold label, expected verdict)
 CASES = [
-    ("claims_train.jsonl", 242, "2212067", "CONTRADICT", Verdict.UNSUPPORTED),
-    ("claims_dev.jsonl", 1110, "13770184", "CONTRADICT", Verdict.UNSUPPORTED),
+    ("claims_train.jsonl", 242, "2212067", "CONTRADICT", SupportVerdict.UNSUPPORTED),
+    ("claims_dev.jsonl", 1110, "13770184", "CONTRADICT", SupportVerdict.UNSUPPORTED),
     # "A total of 1,000 people ..." against an abstract that states other counts.
-    ("claims_dev.jsonl", 48, "13734012", "CONTRADICT", Verdict.UNSUPPORTED),
-    ("claims_dev.jsonl", 589, "10984005", "SUPPORT", Verdict.SUPPORTED),
-    ("claims_train.jsonl", 470, "12685434", "SUPPORT", Verdict.SUPPORTED),
-    ("claims_train.jsonl", 673, "2095573", "SUPPORT", Verdict.SUPPORTED),
+    ("claims_dev.jsonl", 48, "13734012", "CONTRADICT", SupportVerdict.UNSUPPORTED),
+    ("claims_dev.jsonl", 589, "10984005", "SUPPORT", SupportVerdict.SUPPORTED),
+    ("claims_train.jsonl", 470, "12685434", "SUPPORT", SupportVerdict.SUPPORTED),
+    ("claims_train.jsonl", 673, "2095573", "SUPPORT", SupportVerdict.SUPPORTED),
 ]
 
 
@@ -57,7 +57,12 @@ def _claim(file: str, claim_id: int) -> dict[str, object]:
 
 @pytest.mark.parametrize(("file", "claim_id", "doc_id", "gold", "expected"), CASES)
 def test_scifact_claim_against_its_abstract(
-    abstracts: dict[str, str], file: str, claim_id: int, doc_id: str, gold: str, expected: Verdict
+    abstracts: dict[str, str],
+    file: str,
+    claim_id: int,
+    doc_id: str,
+    gold: str,
+    expected: SupportVerdict,
 ) -> None:
     record = _claim(file, claim_id)
     evidence = record["evidence"]

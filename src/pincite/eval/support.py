@@ -49,7 +49,13 @@ from typing import Any
 
 from pincite.errors import ConfigurationError
 from pincite.ids import SpanRef, decode, encode_chunk
-from pincite.support.base import SupportChecker, SupportPassage, SupportResult, Thresholds, Verdict
+from pincite.support.base import (
+    SupportChecker,
+    SupportPassage,
+    SupportResult,
+    SupportVerdict,
+    Thresholds,
+)
 from pincite.support.metrics import (
     REJECT_PRECISION,
     classification,
@@ -73,11 +79,14 @@ __all__ = [
 ]
 
 _WICE_LABELS = {
-    "supported": Verdict.SUPPORTED,
-    "partially_supported": Verdict.PARTIAL,
-    "not_supported": Verdict.UNSUPPORTED,
+    "supported": SupportVerdict.SUPPORTED,
+    "partially_supported": SupportVerdict.PARTIAL,
+    "not_supported": SupportVerdict.UNSUPPORTED,
 }
-_AB_LABELS = {"attributable": Verdict.SUPPORTED, "not attributable": Verdict.UNSUPPORTED}
+_AB_LABELS = {
+    "attributable": SupportVerdict.SUPPORTED,
+    "not attributable": SupportVerdict.UNSUPPORTED,
+}
 _AB_FILES = {
     "dev": "dev_all_subset_balanced.jsonl.gz",
     "test": "test_all_subset_balanced_sampled500.jsonl.gz",
@@ -98,7 +107,7 @@ class SupportExample:
     id: str
     claim: str
     passages: tuple[SupportPassage, ...]
-    label: Verdict
+    label: SupportVerdict
     gold_sentences: tuple[frozenset[int], ...] = ()
     sentence_starts: tuple[int, ...] = ()
     source: str = ""
@@ -203,24 +212,26 @@ def evaluate_support(
         results = score_examples(checker, examples)
     verdicts = [thresholds.verdict(r.score) if thresholds else r.verdict for r in results]
     gold = [e.label for e in examples]
-    not_supported_gold = [g != Verdict.SUPPORTED for g in gold]
-    not_supported_pred = [v != Verdict.SUPPORTED for v in verdicts]
+    not_supported_gold = [g != SupportVerdict.SUPPORTED for g in gold]
+    not_supported_pred = [v != SupportVerdict.SUPPORTED for v in verdicts]
     report: dict[str, Any] = {
         "n": len(examples),
-        "labels": {v.value: gold.count(v) for v in Verdict},
+        "labels": {v.value: gold.count(v) for v in SupportVerdict},
     }
     report["binary"] = {
         **classification(not_supported_gold, not_supported_pred, (True, False)),
         "unsupported": detection(not_supported_gold, not_supported_pred),
-        "rejected": detection(not_supported_gold, [v == Verdict.UNSUPPORTED for v in verdicts]),
-        "auc": roc_auc([r.score for r in results], [g == Verdict.SUPPORTED for g in gold]),
+        "rejected": detection(
+            not_supported_gold, [v == SupportVerdict.UNSUPPORTED for v in verdicts]
+        ),
+        "auc": roc_auc([r.score for r in results], [g == SupportVerdict.SUPPORTED for g in gold]),
     }
-    if Verdict.PARTIAL in gold:
+    if SupportVerdict.PARTIAL in gold:
         report["three_way"] = {
-            **classification(gold, verdicts, tuple(Verdict)),
+            **classification(gold, verdicts, tuple(SupportVerdict)),
             "unsupported": detection(
-                [g == Verdict.UNSUPPORTED for g in gold],
-                [v == Verdict.UNSUPPORTED for v in verdicts],
+                [g == SupportVerdict.UNSUPPORTED for g in gold],
+                [v == SupportVerdict.UNSUPPORTED for v in verdicts],
             ),
         }
     with_gold = [(e, r) for e, r in zip(examples, results, strict=True) if e.gold_sentences]

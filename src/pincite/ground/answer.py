@@ -29,7 +29,7 @@ from pincite.ground.resolve import citation_attributes
 from pincite.ground.source import AnswerSource
 from pincite.ground.telemetry import answer_span
 from pincite.retrieve.search import SearchOptions
-from pincite.support.base import SupportChecker, SupportPassage, SupportResult, Verdict
+from pincite.support.base import SupportChecker, SupportPassage, SupportResult, SupportVerdict
 from pincite.support.heuristic import support_checker_for
 
 NOTHING_RELEVANT = "No passages in your documents address this."
@@ -161,7 +161,7 @@ def check_support(
         if (
             policy is SupportPolicy.REJECT
             and claim.kind is ClaimKind.FACT
-            and verdict.verdict is Verdict.UNSUPPORTED
+            and verdict.verdict is SupportVerdict.UNSUPPORTED
         ):
             raise UnsupportedClaimError(claim.text, claim.citation_ids)
     return verdicts
@@ -189,7 +189,7 @@ def narrow_citations(
         narrowed: list[Citation] = []
         whole = [(hits[c.chunk_id].chunk.start, hits[c.chunk_id].chunk.end) for c in sources]
         pinned = any(c.span != w for c, w in zip(sources, whole, strict=True))
-        if not pinned and verdict is not None and verdict.verdict is not Verdict.UNSUPPORTED:
+        if not pinned and verdict is not None and verdict.verdict is not SupportVerdict.UNSUPPORTED:
             for sid in verdict.sentence_ids:
                 try:
                     ref = ids.decode(sid)

@@ -8,7 +8,7 @@ from typing import Any
 
 from pincite.errors import InputError
 from pincite.ground.cite import Citation
-from pincite.support.base import Verdict
+from pincite.support.base import SupportVerdict
 
 LEGAL_DISCLAIMER = (
     "This breakdown quotes the document and is not legal advice; "
@@ -45,7 +45,7 @@ class StudioItem:
     text: str
     citation_ids: tuple[str, ...]
     section: tuple[str, ...]
-    verdict: Verdict
+    verdict: SupportVerdict
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,8 +11,8 @@ from pincite.support.base import (
     SupportChecker,
     SupportPassage,
     SupportResult,
+    SupportVerdict,
     Thresholds,
-    Verdict,
 )
 from pincite.support.heuristic import (
     HeuristicSupportChecker,
@@ -33,8 +33,8 @@ __all__ = [
     "SupportChecker",
     "SupportPassage",
     "SupportResult",
+    "SupportVerdict",
     "Thresholds",
-    "Verdict",
     "default_support_checker",
     "support_checker_for",
 ]

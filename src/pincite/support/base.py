@@ -1,7 +1,7 @@
 """The seam every claim-support checker implements, and the values it returns.
 
 A checker answers one question: do these cited passages back this claim? It
-returns a ``Verdict``, a score in [0, 1], and the sentences that carry the
+returns a ``SupportVerdict``, a score in [0, 1], and the sentences that carry the
 claim as ``ev1:s:`` span ids inside the cited version, so a citation can be
 narrowed to exactly those characters.
 """
@@ -22,12 +22,12 @@ __all__ = [
     "SupportChecker",
     "SupportPassage",
     "SupportResult",
+    "SupportVerdict",
     "Thresholds",
-    "Verdict",
 ]
 
 
-class Verdict(StrEnum):
+class SupportVerdict(StrEnum):
     """How far the cited passages back a claim."""
 
     SUPPORTED = "supported"
@@ -81,7 +81,7 @@ class PassageSupport:
     """The verdict for one cited passage judged alone."""
 
     evidence_id: str
-    verdict: Verdict
+    verdict: SupportVerdict
     score: float
     sentence_ids: tuple[str, ...] = ()
 
@@ -98,15 +98,15 @@ class SupportResult:
     the claim's own words).
     """
 
-    verdict: Verdict
+    verdict: SupportVerdict
     score: float
     sentence_ids: tuple[str, ...] = ()
     per_passage: tuple[PassageSupport, ...] = ()
     reasons: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        if not isinstance(self.verdict, Verdict):
-            raise InputError(f"verdict must be a Verdict, got {self.verdict!r}")
+        if not isinstance(self.verdict, SupportVerdict):
+            raise InputError(f"verdict must be a SupportVerdict, got {self.verdict!r}")
         if math.isnan(self.score) or not 0.0 <= self.score <= 1.0:
             raise InputError(f"support score must be in [0, 1], got {self.score!r}")
 
@@ -125,12 +125,12 @@ class Thresholds:
                 f"partial={self.partial}, supported={self.supported}"
             )
 
-    def verdict(self, score: float) -> Verdict:
+    def verdict(self, score: float) -> SupportVerdict:
         if score >= self.supported:
-            return Verdict.SUPPORTED
+            return SupportVerdict.SUPPORTED
         if score >= self.partial:
-            return Verdict.PARTIAL
-        return Verdict.UNSUPPORTED
+            return SupportVerdict.PARTIAL
+        return SupportVerdict.UNSUPPORTED
 
 
 @runtime_checkable

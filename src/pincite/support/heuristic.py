@@ -29,8 +29,8 @@ from pincite.support.base import (
     PassageSupport,
     SupportPassage,
     SupportResult,
+    SupportVerdict,
     Thresholds,
-    Verdict,
 )
 from pincite.support.explain import explain
 from pincite.support.scoring import (
@@ -172,11 +172,13 @@ class HeuristicSupportChecker:
 
     def check(self, claim: str, passages: Sequence[SupportPassage]) -> SupportResult:
         if not passages:
-            return SupportResult(Verdict.UNSUPPORTED, 0.0, reasons=("no passage is cited",))
+            return SupportResult(SupportVerdict.UNSUPPORTED, 0.0, reasons=("no passage is cited",))
         analysis, cosine = self._analyse(claim, passages)
         if not analysis.claim_terms:
             return SupportResult(
-                Verdict.UNSUPPORTED, 0.0, reasons=("the claim has no content words to check",)
+                SupportVerdict.UNSUPPORTED,
+                0.0,
+                reasons=("the claim has no content words to check",),
             )
         pool = analysis.indexes()
         per_passage: tuple[PassageSupport, ...] = ()
@@ -297,7 +299,7 @@ def _score(weights: LogisticWeights, x: list[float]) -> float:
     return 0.0 if x[FEATURES.index("cov_set")] == 0.0 else weights.score(x)
 
 
-def _veto(verdict: Verdict, x: list[float]) -> Verdict:
+def _veto(verdict: SupportVerdict, x: list[float]) -> SupportVerdict:
     """Contradictions the features can see outrank the blended score (fail closed).
 
     A sentence stating other numbers than the claim contradicts it outright; a
@@ -305,9 +307,9 @@ def _veto(verdict: Verdict, x: list[float]) -> Verdict:
     """
     values = dict(zip(FEATURES, x, strict=True))
     if values["num_conflict"]:
-        return Verdict.UNSUPPORTED
-    if values["negation"] and verdict is Verdict.SUPPORTED:
-        return Verdict.PARTIAL
+        return SupportVerdict.UNSUPPORTED
+    if values["negation"] and verdict is SupportVerdict.SUPPORTED:
+        return SupportVerdict.PARTIAL
     return verdict
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from pincite.errors import GeneratorError
 from pincite.sentences import sentence_spans
-from pincite.support.base import SupportPassage, SupportResult, Verdict
+from pincite.support.base import SupportPassage, SupportResult, SupportVerdict
 
 __all__ = ["JUDGE_TOOL", "JudgeRequest", "JudgeSupportChecker", "parse_judgement"]
 
@@ -30,7 +30,7 @@ JUDGE_TOOL: dict[str, Any] = {
         "properties": {
             "verdict": {
                 "type": "string",
-                "enum": [v.value for v in Verdict],
+                "enum": [v.value for v in SupportVerdict],
                 "description": "supported: every part of the claim is stated or directly implied "
                 "by the sentences; partial: some parts are; unsupported: none, or contradicted.",
             },
@@ -77,7 +77,7 @@ class _Numbered:
 
 def parse_judgement(
     answer: object, n_sentences: int
-) -> tuple[Verdict, float, list[int], list[str]]:
+) -> tuple[SupportVerdict, float, list[int], list[str]]:
     """Validate a judge's tool arguments; return verdict, score, 0-based sentences, notes.
 
     Raises ``GeneratorError`` for anything outside ``JUDGE_TOOL``'s schema: not
@@ -95,9 +95,9 @@ def parse_judgement(
         raise GeneratorError(f"judge answer is missing {missing}")
     raw_verdict = answer["verdict"]
     try:
-        verdict = Verdict(raw_verdict)
+        verdict = SupportVerdict(raw_verdict)
     except ValueError:
-        allowed = [v.value for v in Verdict]
+        allowed = [v.value for v in SupportVerdict]
         raise GeneratorError(f"judge verdict {raw_verdict!r} is not one of {allowed}") from None
     score = answer["score"]
     if isinstance(score, bool) or not isinstance(score, int | float) or not math.isfinite(score):
@@ -144,7 +144,7 @@ class JudgeSupportChecker:
 
     def check(self, claim: str, passages: Sequence[SupportPassage]) -> SupportResult:
         if not passages:
-            return SupportResult(Verdict.UNSUPPORTED, 0.0, reasons=("no passage is cited",))
+            return SupportResult(SupportVerdict.UNSUPPORTED, 0.0, reasons=("no passage is cited",))
         numbered = [
             _Numbered(p, s, e)
             for p, passage in enumerate(passages)
@@ -153,9 +153,9 @@ class JudgeSupportChecker:
         shown = numbered[: self.max_sentences]
         answer = self.generator_call(JudgeRequest(_SYSTEM, _prompt(claim, passages, shown)))
         verdict, score, kept, notes = parse_judgement(answer, len(shown))
-        if verdict is not Verdict.UNSUPPORTED and not kept:
+        if verdict is not SupportVerdict.UNSUPPORTED and not kept:
             notes.append(f"judge said {verdict.value} but named no valid sentence")
-            verdict = Verdict.UNSUPPORTED
+            verdict = SupportVerdict.UNSUPPORTED
         if len(numbered) > len(shown):
             notes.append(f"only the first {len(shown)} of {len(numbered)} sentences were judged")
         ids = tuple(passages[shown[i].passage].span_id(shown[i].start, shown[i].end) for i in kept)

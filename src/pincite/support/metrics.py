@@ -10,7 +10,7 @@ import itertools
 from collections.abc import Sequence
 from typing import Any
 
-from pincite.support.base import Thresholds, Verdict
+from pincite.support.base import SupportVerdict, Thresholds
 
 __all__ = ["REJECT_PRECISION", "classification", "detection", "roc_auc", "tune_thresholds"]
 
@@ -92,7 +92,7 @@ def _best_cut(scores: Sequence[float], positive: Sequence[bool], *, above: bool)
 
 def tune_thresholds(
     scores: Sequence[float],
-    labels: Sequence[Verdict],
+    labels: Sequence[SupportVerdict],
     *,
     reject_precision: float | None = None,
 ) -> Thresholds:
@@ -106,11 +106,13 @@ def tune_thresholds(
     """
     if len(scores) != len(labels) or not scores:
         raise ValueError("tune_thresholds needs one label per score and at least one score")
-    hi = _best_cut(scores, [lab == Verdict.SUPPORTED for lab in labels], above=True)
+    hi = _best_cut(scores, [lab == SupportVerdict.SUPPORTED for lab in labels], above=True)
     if reject_precision is None:
-        lo = _best_cut(scores, [lab == Verdict.UNSUPPORTED for lab in labels], above=False)
+        lo = _best_cut(scores, [lab == SupportVerdict.UNSUPPORTED for lab in labels], above=False)
     else:
-        lo = _precise_cut(scores, [lab != Verdict.SUPPORTED for lab in labels], reject_precision)
+        lo = _precise_cut(
+            scores, [lab != SupportVerdict.SUPPORTED for lab in labels], reject_precision
+        )
     return Thresholds(partial=min(lo, hi), supported=hi)
 
 

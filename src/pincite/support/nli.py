@@ -19,7 +19,13 @@ import numpy as np
 
 from pincite.errors import ConfigurationError
 from pincite.sentences import sentence_spans
-from pincite.support.base import PassageSupport, SupportPassage, SupportResult, Thresholds, Verdict
+from pincite.support.base import (
+    PassageSupport,
+    SupportPassage,
+    SupportResult,
+    SupportVerdict,
+    Thresholds,
+)
 
 __all__ = ["NLI_THRESHOLDS", "NLISupportChecker"]
 
@@ -67,7 +73,7 @@ class NLISupportChecker:
 
     def check(self, claim: str, passages: Sequence[SupportPassage]) -> SupportResult:
         if not passages:
-            return SupportResult(Verdict.UNSUPPORTED, 0.0, reasons=("no passage is cited",))
+            return SupportResult(SupportVerdict.UNSUPPORTED, 0.0, reasons=("no passage is cited",))
         model = self._load()
         entail = _entailment_index(model)
         windows: list[tuple[int, int, int]] = []  # passage, start, end (local offsets)
@@ -76,7 +82,9 @@ class NLISupportChecker:
             windows.extend((p, s, e) for s, e in spans)
             windows.extend((p, a[0], b[1]) for a, b in itertools.pairwise(spans))
         if not windows:
-            return SupportResult(Verdict.UNSUPPORTED, 0.0, reasons=("the passages are empty",))
+            return SupportResult(
+                SupportVerdict.UNSUPPORTED, 0.0, reasons=("the passages are empty",)
+            )
         pairs = [(passages[p].text[s:e], claim) for p, s, e in windows]
         logits = np.asarray(model.predict(pairs, batch_size=self.batch_size), dtype=np.float64)
         probs = _entailment_probability(logits, entail)
@@ -85,7 +93,9 @@ class NLISupportChecker:
         for p, passage in enumerate(passages):
             mine = [i for i, w in enumerate(windows) if w[0] == p]
             if not mine:
-                per_passage.append(PassageSupport(passage.evidence_id, Verdict.UNSUPPORTED, 0.0))
+                per_passage.append(
+                    PassageSupport(passage.evidence_id, SupportVerdict.UNSUPPORTED, 0.0)
+                )
                 continue
             i = max(mine, key=lambda j: probs[j])
             _, s, e = windows[i]
