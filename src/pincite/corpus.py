@@ -394,9 +394,3 @@ class Corpus:
         embedder_record.record(self.store, embedder.name, embedder.dim)
         self.embedder = embedder
         return total
-
-
-def expand_paths(paths: Sequence[Path]) -> Iterator[Path]:
-    """Files as given, and every supported file under each directory, in a stable order."""
-    for file in source_files(paths, SUPPORTED_SUFFIXES):
-        yield file.path

@@ -45,6 +45,25 @@ generator_options = [
 ]
 
 
+# Shared by every command that answers (ask, eval qa), so they answer alike.
+passages_option = click.option(
+    "-k",
+    "k",
+    type=click.IntRange(1, 50),
+    default=6,
+    show_default=True,
+    help="Passages shown to the generator.",
+)
+support_policy_option = click.option(
+    "--support-policy",
+    type=click.Choice([p.value for p in SupportPolicy]),
+    default=SupportPolicy.REJECT.value,
+    show_default=True,
+    help="reject: a fact whose citations all fail the support check sinks the answer; "
+    "flag: keep it and mark the claim (so evaluations can count unsupported claims).",
+)
+
+
 def with_generator_options(fn: F) -> F:
     for option in reversed(generator_options):
         fn = option(fn)
@@ -57,22 +76,8 @@ def with_generator_options(fn: F) -> F:
 @tenant_option
 @embedder_option
 @with_generator_options
-@click.option(
-    "-k",
-    "k",
-    type=click.IntRange(1, 50),
-    default=6,
-    show_default=True,
-    help="Passages shown to the generator.",
-)
-@click.option(
-    "--support-policy",
-    type=click.Choice([p.value for p in SupportPolicy]),
-    default="reject",
-    show_default=True,
-    help="reject: a fact whose citations all fail the support check sinks the answer; "
-    "flag: keep it and mark the claim.",
-)
+@passages_option
+@support_policy_option
 @json_option
 @handle_errors
 def ask(

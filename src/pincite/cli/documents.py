@@ -21,7 +21,8 @@ from pincite.cli.common import (
     print_json,
     tenant_option,
 )
-from pincite.corpus import expand_paths
+from pincite.ingest.files import source_files
+from pincite.ingest.parse import SUPPORTED_SUFFIXES
 from pincite.ingest.pipeline import IngestReport, IngestStatus
 
 
@@ -60,7 +61,8 @@ def ingest(
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         fail(f"no such file or directory: {', '.join(missing)}")
-    files = list(expand_paths(list(paths)))
+    # The same walk Corpus.ingest_paths makes, to size the progress bar.
+    files = [f.path for f in source_files(list(paths), SUPPORTED_SUFFIXES)]
     if not files:
         fail("no supported files (.txt, .md, .html, .htm, .pdf) found")
     corpus = open_corpus(db, embedder)

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from pincite.cli.answers import with_generator_options
+from pincite.cli.answers import passages_option, support_policy_option, with_generator_options
 from pincite.cli.common import (
     db_option,
     embedder_option,
@@ -211,28 +211,14 @@ def eval_support(dataset: Path, split: str, checker: str, out_file: Path | None)
 @tenant_option
 @embedder_option
 @with_generator_options
-@click.option(
-    "-k",
-    "k",
-    type=click.IntRange(1, 50),
-    default=6,
-    show_default=True,
-    help="Passages shown to the generator (as for `pincite ask`).",
-)
+@passages_option
 @click.option(
     "--per-document",
     is_flag=True,
     help="Search only the document each question names (its 'document' field), "
     "as when every question is about one known document (QASPER).",
 )
-@click.option(
-    "--support-policy",
-    type=click.Choice(["reject", "flag"]),
-    default="reject",
-    show_default=True,
-    help="As for `pincite ask`; flag keeps answers with unsupported claims, so the "
-    "attributability figures show them.",
-)
+@support_policy_option
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option(
     "--html",
