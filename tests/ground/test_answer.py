@@ -397,9 +397,7 @@ def test_an_extractive_definition_keeps_its_term_in_the_cited_span(
 
 def test_passages_carry_the_heading_path_and_retrieval_evidence(acme: Corpus) -> None:
     retrieved = _retrieved(acme)
-    result = retrieved.result
-    assert result is not None
-    for p, hit in zip(passages_for(retrieved), result.hits, strict=True):
+    for p, (hit, _) in zip(passages_for(retrieved), retrieved.pairs, strict=True):
         assert p.section == hit.chunk.section
         assert p.lexical_rank == hit.branches.lexical_rank
         assert p.dense_score == hit.branches.dense_score

@@ -109,7 +109,8 @@ def test_unmatched_citation_error_says_why(acme: Corpus) -> None:
 
 
 def _stored_check_fails(corpus: Corpus, altered: Citation) -> UngroundedCitationError:
-    retrieved = Retrieved("acme", (altered,))
+    hit = _retrieved(corpus).pairs[0][0]
+    retrieved = Retrieved("acme", ((hit, altered),))
     check_grounding(_answer(altered), retrieved)  # consistent with its own run
     error = _ungrounded(_answer(altered), retrieved, store=corpus.store)
     assert error.reason == "citation no longer matches the stored chunk"

@@ -44,13 +44,12 @@ def retrieved(corpus: Corpus) -> Retrieved:
 
 def _sentence_citation(retrieved: Retrieved) -> Citation:
     """A genuine sentence citation inside the first retrieved chunk."""
-    assert retrieved.result is not None
-    hit = retrieved.result.hits[0]
+    hit, first = retrieved.pairs[0]
     start = hit.chunk.text.index(SENTENCE) + hit.chunk.start
     return cite_hit(
         hit,
         tenant=retrieved.tenant,
-        retrieved_at=retrieved.result.retrieved_at,
+        retrieved_at=first.retrieved_at,
         span=(start, start + len(SENTENCE)),
     )
 
@@ -110,3 +109,12 @@ def test_chunk_id_naming_another_chunk_is_ungrounded(retrieved: Retrieved) -> No
     assert other != real.evidence_id
     with pytest.raises(UngroundedCitationError):
         _check(dataclasses.replace(real, evidence_id=other), retrieved)
+
+
+def test_each_citation_travels_with_the_hit_it_was_built_from(retrieved: Retrieved) -> None:
+    for hit, citation in retrieved.pairs:
+        assert citation.chunk_id == hit.chunk.chunk_id
+        assert retrieved.hit_for(citation) is hit
+    sentence = _sentence_citation(retrieved)
+    assert retrieved.hit_for(sentence) is retrieved.pairs[0][0]
+    assert list(retrieved) == list(retrieved.citations) and len(retrieved) == len(retrieved.pairs)

@@ -28,6 +28,7 @@ from pincite.ground.cite import (
 from pincite.ground.resolve import citation_attributes
 from pincite.ground.source import AnswerSource
 from pincite.ground.telemetry import answer_span
+from pincite.model import Hit
 from pincite.retrieve.search import SearchOptions
 from pincite.support.base import SupportChecker, SupportPassage, SupportResult, SupportVerdict
 from pincite.support.heuristic import support_checker_for
@@ -73,8 +74,6 @@ class AnswerResult:
 
 def passages_for(retrieved: Retrieved) -> list[Passage]:
     """The numbered list a generator sees: number i is ``retrieved[i - 1]``."""
-    result = retrieved.result
-    assert result is not None
     return [
         Passage(
             number=i,
@@ -89,7 +88,7 @@ def passages_for(retrieved: Retrieved) -> list[Passage]:
             dense_score=hit.branches.dense_score,
             lexical_rank=hit.branches.lexical_rank,
         )
-        for i, (hit, c) in enumerate(zip(result.hits, retrieved.citations, strict=True), start=1)
+        for i, (hit, c) in enumerate(retrieved.pairs, start=1)
     ]
 
 
@@ -99,9 +98,6 @@ def build_answer(generation: Generation, retrieved: Retrieved) -> CitedAnswer:
     A claim left with no valid number keeps no citation, so ``check_grounding``
     rejects it; nothing is dropped here to make the answer pass.
     """
-    result = retrieved.result
-    assert result is not None
-    hits = {c.chunk_id: h for c, h in zip(retrieved.citations, result.hits, strict=True)}
     citations: list[Citation] = []
     claims: list[Claim] = []
     for gc in generation.claims:
@@ -114,7 +110,7 @@ def build_answer(generation: Generation, retrieved: Retrieved) -> CitedAnswer:
                 ids.append(base.citation_id)
             for sp in inside:
                 c = cite_hit(
-                    hits[base.chunk_id],
+                    retrieved.hit_for(base),
                     tenant=retrieved.tenant,
                     retrieved_at=base.retrieved_at,
                     span=sp,
@@ -128,11 +124,7 @@ def build_answer(generation: Generation, retrieved: Retrieved) -> CitedAnswer:
 
 def check_quotes(answer: CitedAnswer, retrieved: Retrieved) -> None:
     """A claim's quote must appear verbatim in one of the passages it cites."""
-    result = retrieved.result
-    assert result is not None
-    text_of = {
-        c.chunk_id: h.chunk.text for c, h in zip(retrieved.citations, result.hits, strict=True)
-    }
+    text_of = {c.chunk_id: h.chunk.text for h, c in retrieved.pairs}
     for claim in answer.claims:
         if claim.quote is None:
             continue
@@ -144,18 +136,15 @@ def check_quotes(answer: CitedAnswer, retrieved: Retrieved) -> None:
 def check_support(
     answer: CitedAnswer, retrieved: Retrieved, checker: SupportChecker, policy: SupportPolicy
 ) -> dict[int, SupportResult]:
-    result = retrieved.result
-    assert result is not None
-    by_chunk = {c.chunk_id: h for c, h in zip(retrieved.citations, result.hits, strict=True)}
     verdicts: dict[int, SupportResult] = {}
     for i, claim in enumerate(answer.claims):
         sources = answer.sources(claim)
         if not sources:
             continue
-        passages = []
-        for chunk_id in dict.fromkeys(c.chunk_id for c in sources):
-            hit = by_chunk[chunk_id]
-            passages.append(SupportPassage(hit.evidence_id, hit.chunk.text, hit.chunk.start))
+        hits = {c.chunk_id: retrieved.hit_for(c) for c in sources}
+        passages = [
+            SupportPassage(h.evidence_id, h.chunk.text, h.chunk.start) for h in hits.values()
+        ]
         verdict = checker.check(claim.text, passages)
         verdicts[i] = verdict
         if (
@@ -178,17 +167,13 @@ def narrow_citations(
     defined term with its definition) keeps them: the checker's best sentence
     would drop the term the question asked about.
     """
-    result = retrieved.result
-    assert result is not None
-    hits = {c.chunk_id: h for c, h in zip(retrieved.citations, result.hits, strict=True)}
     citations = {c.citation_id: c for c in answer.citations}
     claims = []
     for i, claim in enumerate(answer.claims):
         verdict = verdicts.get(i)
         sources = answer.sources(claim)
         narrowed: list[Citation] = []
-        whole = [(hits[c.chunk_id].chunk.start, hits[c.chunk_id].chunk.end) for c in sources]
-        pinned = any(c.span != w for c, w in zip(sources, whole, strict=True))
+        pinned = any(c.span != _whole(retrieved.hit_for(c)) for c in sources)
         if not pinned and verdict is not None and verdict.verdict is not SupportVerdict.UNSUPPORTED:
             for sid in verdict.sentence_ids:
                 try:
@@ -202,7 +187,7 @@ def narrow_citations(
                     if inside and ref.document_id == src.document_id and ref.hash16 == src.hash16:
                         narrowed.append(
                             cite_hit(
-                                hits[src.chunk_id],
+                                retrieved.hit_for(src),
                                 tenant=retrieved.tenant,
                                 retrieved_at=src.retrieved_at,
                                 span=(ref.start, ref.end),
@@ -220,6 +205,10 @@ def narrow_citations(
         claims.append(claim)
     used = {cid for c in claims for cid in c.citation_ids}
     return CitedAnswer(tuple(claims), tuple(c for cid, c in citations.items() if cid in used))
+
+
+def _whole(hit: Hit) -> tuple[int, int]:
+    return (hit.chunk.start, hit.chunk.end)
 
 
 def answer_question(

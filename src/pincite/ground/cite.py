@@ -9,8 +9,8 @@ and never repairs an answer.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 
 from pincite import ids
@@ -149,20 +149,33 @@ def cite_hit(
 
 @dataclass(frozen=True, slots=True)
 class Retrieved:
-    """The citations of one retrieval run: what an answer may cite."""
+    """One retrieval run as an answer may cite it: each hit beside its citation, in rank order.
+
+    Passage number ``i`` shown to a generator is ``pairs[i - 1]``.
+    """
 
     tenant: str
-    citations: tuple[Citation, ...]
-    result: RetrievalResult | None = field(default=None, compare=False)
+    pairs: tuple[tuple[Hit, Citation], ...]
+
+    @property
+    def citations(self) -> tuple[Citation, ...]:
+        return tuple(c for _, c in self.pairs)
+
+    def hit_for(self, citation: Citation) -> Hit:
+        """The retrieved hit ``citation`` was built from (or points inside)."""
+        for hit, base in self.pairs:
+            if base.chunk_id == citation.chunk_id:
+                return hit
+        raise KeyError(citation.chunk_id)
 
     def __len__(self) -> int:
-        return len(self.citations)
+        return len(self.pairs)
 
     def __getitem__(self, i: int) -> Citation:
-        return self.citations[i]
+        return self.pairs[i][1]
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
-        return iter(self.citations)
+    def __iter__(self) -> Iterator[Citation]:
+        return (c for _, c in self.pairs)
 
 
 def cite(result: RetrievalResult) -> Retrieved:
@@ -170,9 +183,9 @@ def cite(result: RetrievalResult) -> Retrieved:
     return Retrieved(
         result.tenant,
         tuple(
-            cite_hit(h, tenant=result.tenant, retrieved_at=result.retrieved_at) for h in result.hits
+            (h, cite_hit(h, tenant=result.tenant, retrieved_at=result.retrieved_at))
+            for h in result.hits
         ),
-        result,
     )
 
 
@@ -265,8 +278,8 @@ def citations_from(retrieved: Retrieved, numbers: Iterable[object]) -> list[Cita
     for n in numbers:
         if isinstance(n, bool) or not isinstance(n, int):
             continue
-        if 1 <= n <= len(retrieved.citations):
-            c = retrieved.citations[n - 1]
+        if 1 <= n <= len(retrieved):
+            c = retrieved[n - 1]
             if c not in out:
                 out.append(c)
     return out
