@@ -1,7 +1,9 @@
 """Conversations that remember: each turn searched as a standalone question, kept per tenant.
 
 A :class:`Conversation` is a stored sequence of turns. Asking in one rewrites
-the turn into the question a search needs (``pincite.generate.rewrite``),
+the turn into the question a search needs (``pincite.generate.rewrite``: one
+forced ``condense_question`` call when the generator is a model that offers
+it, the deterministic rewrite otherwise),
 answers it through the corpus exactly like ``Corpus.ask`` (so citations are
 per turn: a claim cites only passages retrieved for its own turn), and stores
 the turn: the question asked, the standalone question searched, the answer
@@ -20,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 from pincite import ids
 from pincite.errors import EvidenceIdError, InputError, NotFoundError
-from pincite.generate.base import Generator
-from pincite.generate.rewrite import standalone
+from pincite.generate.base import Exchange, Generator
+from pincite.generate.rewrite import HISTORY_TURNS, Rewritten, rewrite_turn
 from pincite.ground.answer import AnswerResult, SupportPolicy, answer_question
 from pincite.ground.present import answer_json
 from pincite.model import Chunk
@@ -39,6 +41,8 @@ __all__ = ["Conversation", "ConversationTurn", "delete_conversation", "list_conv
 # follow the thread, short enough to stay a small part of its prompt.
 SUMMARY_TURNS = 4
 _SUMMARY_ANSWER_CHARS = 200
+# How much of an earlier answer the condense call sees: its gist, not its quotes.
+_HISTORY_ANSWER_CHARS = 600
 TITLE_CHARS = 80
 
 
@@ -74,6 +78,17 @@ class ConversationTurn:
         )
 
     @property
+    def rewritten_by(self) -> str:
+        """``asked``, ``model`` or ``offline``: what made the standalone question."""
+        return str(self.answer.get("rewrite", ""))
+
+    def exchange(self) -> Exchange:
+        """The turn as the next turn's rewrite reads it."""
+        claims = " ".join(str(c.get("text", "")) for c in self.answer.get("claims", []))
+        said = claims or f"({self.outcome}) {self.message}"
+        return Exchange(self.question, self.standalone, said[:_HISTORY_ANSWER_CHARS])
+
+    @property
     def evidence_ids(self) -> tuple[str, ...]:
         """The evidence ids the turn's claims cite, in order, without repeats."""
         cited = [str(c.get("evidence_id")) for c in self.answer.get("citations", [])]
@@ -98,6 +113,8 @@ class Conversation:
     def __init__(self, corpus: Corpus, record: ConversationRecord) -> None:
         self.corpus = corpus
         self.record = record
+        # How the latest ``ask`` was searched (for adapters to show a fallback note).
+        self.last_rewrite: Rewritten | None = None
 
     @property
     def id(self) -> str:
@@ -129,14 +146,22 @@ class Conversation:
 
         The result's ``question`` is the standalone question that was searched.
         ``generator`` answers instead of the corpus's own (a server's, say).
+        A model generator that offers ``condense`` rewrites a follow-up first
+        (one forced tool call, then the answer call); if its reply is unusable
+        the offline rewrite is searched and ``last_rewrite.note`` says why.
         Raises ``NotFoundError`` when the conversation was deleted meanwhile and
         ``ConcurrentWriteError`` when another writer appended a turn first.
         """
         if not question.strip():
             raise InputError("the question is empty")
         turns = self.turns()
-        searched = standalone(question, [t.standalone for t in turns])
-        summary = turns[-1].summary if turns else ""
+        rewritten = rewrite_turn(
+            question,
+            [t.exchange() for t in turns[-HISTORY_TURNS:]],
+            summary=turns[-1].summary if turns else "",
+            generator=generator if generator is not None else self.corpus.generator,
+        )
+        searched, summary = rewritten.standalone, rewritten.summary
         if generator is None:
             result = self.corpus.ask(
                 searched, tenant=self.tenant, k=k, policy=policy, options=options, summary=summary
@@ -156,6 +181,9 @@ class Conversation:
         data = answer_json(result)
         data["asked"] = question.strip()
         data["standalone"] = searched
+        data["rewrite"] = rewritten.by
+        if rewritten.note:
+            data["rewrite_note"] = rewritten.note
         data["running_summary"] = _running_summary(summary, result, searched)
         record = TurnRecord(
             self.tenant, self.id, len(turns), _now(), json.dumps(data, ensure_ascii=False)
@@ -163,6 +191,7 @@ class Conversation:
         if not self.corpus.store.append_turn(record):
             raise NotFoundError("conversation", self.id)
         self.record = self.corpus.store.conversation(self.tenant, self.id) or self.record
+        self.last_rewrite = rewritten
         return result
 
 

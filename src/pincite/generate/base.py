@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +61,27 @@ class Generation:
     raw: dict[str, object] = field(default_factory=dict, compare=False)
 
 
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """One earlier turn of a conversation, as a condenser reads it."""
+
+    question: str
+    standalone: str
+    answer: str
+
+
+@dataclass(frozen=True, slots=True)
+class Condensed:
+    """A follow-up made searchable: the standalone question and the updated running summary.
+
+    Both are untrusted model text: the question is only ever searched (inside
+    the asker's tenant) and the summary only shown to the model again.
+    """
+
+    standalone: str
+    summary: str
+
+
 class Generator(Protocol):
     @property
     def name(self) -> str: ...
@@ -83,5 +104,25 @@ class Generator(Protocol):
         ``feedback`` carries the specific grounding failures of a previous
         attempt (the one repair pass). Raises ``GeneratorError`` when the
         endpoint fails or answers outside the protocol.
+        """
+        ...
+
+
+@runtime_checkable
+class Condenser(Protocol):
+    """A generator that can also rewrite a follow-up before retrieval (an optional extra).
+
+    Conversations use it when the generator offers it and the deterministic
+    rewrite (``pincite.generate.rewrite``) otherwise.
+    """
+
+    def condense(
+        self, question: str, history: Sequence[Exchange], *, summary: str = ""
+    ) -> Condensed:
+        """Return ``question`` as a standalone question and the updated running summary.
+
+        ``history`` is the latest turns, oldest first; ``summary`` the running
+        summary before this turn. Raises ``GeneratorError`` when the endpoint
+        fails or answers outside the protocol.
         """
         ...

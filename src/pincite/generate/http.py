@@ -20,12 +20,18 @@ import httpx
 
 from pincite.chat import Message, ToolSpec, Turn
 from pincite.errors import GeneratorError
-from pincite.generate.base import Generation, Passage
+from pincite.generate.base import Condensed, Exchange, Generation, Passage
 from pincite.generate.protocol import (
+    CONDENSE_SYSTEM_PROMPT,
+    CONDENSE_TOOL_DESCRIPTION,
+    CONDENSE_TOOL_NAME,
+    CONDENSE_TOOL_SCHEMA,
     SYSTEM_PROMPT,
     TOOL_DESCRIPTION,
     TOOL_NAME,
     TOOL_SCHEMA,
+    condense_message,
+    parse_condensed,
     parse_tool_arguments,
     user_message,
 )
@@ -238,8 +244,9 @@ class ModelGenerator:
     """A language model behind HTTP that answers by one forced tool call.
 
     ``generate`` sends pincite's answer tool through the client and parses the
-    arguments strictly. Use it as a context manager, or call ``close``, to
-    release pooled connections.
+    arguments strictly; ``condense`` (a conversation's follow-up, before
+    retrieval) sends the condense tool the same way. Use it as a context
+    manager, or call ``close``, to release pooled connections.
     """
 
     def __init__(self, client: ProviderClient) -> None:
@@ -317,3 +324,22 @@ class ModelGenerator:
             return parse_tool_arguments(arguments)
         except GeneratorError as exc:
             raise self.endpoint.fail(f"tool {TOOL_NAME!r}: {exc}") from None
+
+    def condense(
+        self, question: str, history: Sequence[Exchange], *, summary: str = ""
+    ) -> Condensed:
+        """One forced ``condense_question`` call: the standalone question and updated summary.
+
+        Raises ``GeneratorError`` when the endpoint fails or answers outside the protocol.
+        """
+        arguments = self.complete_tool_call(
+            CONDENSE_SYSTEM_PROMPT,
+            condense_message(question, history, summary),
+            CONDENSE_TOOL_NAME,
+            CONDENSE_TOOL_DESCRIPTION,
+            CONDENSE_TOOL_SCHEMA,
+        )
+        try:
+            return parse_condensed(arguments)
+        except GeneratorError as exc:
+            raise self.endpoint.fail(f"tool {CONDENSE_TOOL_NAME!r}: {exc}") from None

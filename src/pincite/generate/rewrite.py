@@ -7,16 +7,28 @@ backups?", "And for contractors?") with them, and leaves a question that
 names its own subject unchanged. Only the previous standalone question is
 read: it already carries what came before it, so a chain of follow-ups keeps
 its topic without piling up every earlier turn's words.
+
+:func:`rewrite_turn` picks the rewrite for a conversation's turn: a model
+generator that offers ``condense`` (a :class:`~pincite.generate.base.Condenser`)
+rewrites a follow-up in one forced tool call that also updates the running
+summary; any other generator, or a model whose reply is unusable, gets the
+deterministic rewrite, and the turn says which one was searched.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
+from pincite.errors import GeneratorError
+from pincite.generate.base import Condenser, Exchange, Generator
 from pincite.retrieve.query import STOPWORDS
 
-__all__ = ["key_terms", "standalone"]
+__all__ = ["FALLBACK_NOTE", "HISTORY_TURNS", "Rewritten", "key_terms", "rewrite_turn", "standalone"]
+
+log = logging.getLogger(__name__)
 
 _WORD = re.compile(r"\w+")
 # Words a question uses to ask, not to name its subject; they are never carried over.
@@ -119,3 +131,56 @@ def standalone(question: str, previous: Sequence[str] = ()) -> str:
             return f"{rest.rstrip('?').rstrip()} ({topic})?"
         return f"{rest} ({topic})"
     return text
+
+
+# The condense call sees the running summary and this many latest turns: the
+# summary carries the older ones, and two turns resolve "it" in nearly all cases.
+HISTORY_TURNS = 2
+FALLBACK_NOTE = "the model's rewrite was unusable; searched the offline rewrite"
+
+
+@dataclass(frozen=True, slots=True)
+class Rewritten:
+    """How a turn is searched: its standalone question and the summary the answer call gets.
+
+    ``by`` is ``"asked"`` (a first turn, searched as asked, no model call),
+    ``"model"`` (the generator's ``condense`` call) or ``"offline"`` (the
+    deterministic rewrite); ``note`` says that a model's rewrite was not used
+    and ``error`` why. The error may quote the model's reply, so only the note
+    is stored with the turn (an erasure could not find document text in it).
+    """
+
+    standalone: str
+    summary: str
+    by: str
+    note: str = ""
+    error: str = ""
+
+
+def rewrite_turn(
+    question: str,
+    history: Sequence[Exchange],
+    *,
+    summary: str = "",
+    generator: Generator | None = None,
+) -> Rewritten:
+    """The standalone question for ``question`` after ``history`` (oldest first).
+
+    Makes at most one model call (``condense``), and none on a first turn. A
+    ``GeneratorError`` from it (endpoint down, malformed arguments) falls back
+    to the offline rewrite with a ``note``; it never fails the turn.
+    """
+    text = question.strip()
+    if not history:
+        return Rewritten(text, summary, "asked")
+    note = error = ""
+    if isinstance(generator, Condenser):
+        try:
+            got = generator.condense(text, history[-HISTORY_TURNS:], summary=summary)
+        except GeneratorError as exc:
+            note, error = FALLBACK_NOTE, str(exc)
+            log.warning("%s: %s", note, error)
+        else:
+            return Rewritten(got.standalone, got.summary or summary, "model")
+    searched = standalone(text, [e.standalone for e in history])
+    return Rewritten(searched, summary, "offline", note, error)
