@@ -173,6 +173,37 @@ class Store(Protocol):
         """Swap in re-embedded vectors (``pincite reindex``)."""
         ...
 
+    def chunks_without_vectors(self, tenant: str, limit: int) -> list[Chunk]:
+        """Up to ``limit`` searchable chunks that have no vector yet, in store order.
+
+        Searchable: current version, live document, not erased. Text is
+        searchable lexically from its commit; these wait for ``add_vectors``.
+        """
+        ...
+
+    def documents_without_routing(self, tenant: str) -> list[tuple[str, str]]:
+        """``(document_id, current content hash)`` of live documents lacking a routing vector."""
+        ...
+
+    def add_vectors(
+        self,
+        tenant: str,
+        chunk_vectors: dict[str, npt.NDArray[np.float32]],
+        routing: dict[tuple[str, str], npt.NDArray[np.float32]],
+    ) -> None:
+        """Store vectors computed after the text's commit, in one transaction.
+
+        ``routing`` is keyed by ``(document_id, content_hash)`` and written only
+        while that hash is still the document's current one, so a version that
+        replaced it meanwhile never gets a vector of the text it replaced. An
+        erased chunk gets no vector.
+        """
+        ...
+
+    def vector_coverage(self, tenant: str) -> tuple[int, int]:
+        """``(searchable chunks with a vector, all searchable chunks)`` of ``tenant``."""
+        ...
+
     def tenants(self) -> list[str]: ...
 
     # -- conversations and memories (rows from ``pincite.store.conversations``) --

@@ -202,6 +202,13 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         );
         """,
     ),
+    (
+        # Ingest commits text before its vectors (issue 14): this index holds
+        # only the searchable chunks still waiting for one.
+        "0005_chunks_without_vectors",
+        "CREATE INDEX chunks_without_vectors ON chunks (tenant, id)"
+        " WHERE searchable AND embedding IS NULL;",
+    ),
 )
 
 

@@ -15,7 +15,7 @@ from pgvector.psycopg import register_vector
 from pincite.errors import ConfigurationError
 from pincite.model import Chunk, Document, DocumentStatus, Version
 from pincite.store.base import DenseIndex, RoutingIndex
-from pincite.store.postgres import rows, search, write
+from pincite.store.postgres import pending, rows, search, write
 from pincite.store.postgres.conversations import PostgresConversations
 from pincite.store.postgres.index import Delta, index, unindex
 from pincite.store.postgres.migrations import (
@@ -37,7 +37,7 @@ EF_SEARCH = 100
 MAX_SCAN_TUPLES = 50_000
 
 
-class PostgresStore(PostgresConversations):
+class PostgresStore(pending.PostgresPending, PostgresConversations):
     """Store of record and search engine on PostgreSQL with pgvector (>= 0.8).
 
     One connection, used by one thread at a time; open one store per worker

@@ -195,6 +195,13 @@ MIGRATIONS: tuple[tuple[str, str | Callable[[sqlite3.Connection], None]], ...] =
         ) WITHOUT ROWID;
         """,
     ),
+    (
+        # Ingest commits text before its vectors (issue 14): this index holds
+        # only the chunks still waiting for one, so finding them stays cheap.
+        "0006_chunks_without_vectors",
+        "CREATE INDEX chunks_without_vectors ON chunks (tenant, rowid)"
+        " WHERE vector IS NULL AND erased = 0;",
+    ),
 )
 
 

@@ -24,6 +24,7 @@ from pincite.store.sqlite.fts import (
     forget_tenant_if_empty,
 )
 from pincite.store.sqlite.migrations import migrate
+from pincite.store.sqlite.pending import SQLitePending
 from pincite.store.sqlite.rows import (
     CHUNK_COLUMNS,
     batches,
@@ -35,7 +36,7 @@ from pincite.store.sqlite.search import SQLiteSearch
 from pincite.store.sqlite.write import VersionSQL
 
 
-class SQLiteStore(SQLiteSearch, SQLiteConversations):
+class SQLiteStore(SQLiteSearch, SQLitePending, SQLiteConversations):
     """Store of record and search engine in one SQLite file (``:memory:`` for tests)."""
 
     def __init__(self, path: str | Path) -> None:
