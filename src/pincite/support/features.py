@@ -5,10 +5,9 @@ loads a model. ``heuristic.py`` combines them.
 
 - ``content_terms``: lower-cased, Snowball-stemmed (Porter2) word stems with
   stopwords removed, plus normalised numbers.
-- ``numbers``: numeric values in a text ("1,200", "3.5%", "two", "10 million");
-  ``quantities``: the same with the unit word after each ("ten years").
+- ``numbers``, ``quantities``, ``missing_numbers``: re-exported from
+  ``quantities.py`` (numbers with units, compared across units).
 - ``coverage``: weighted recall of the claim's terms in the evidence.
-- ``missing_numbers``: claim numbers the evidence does not contain.
 - ``negated`` / ``polarity_terms``: negation cues and directional words
   ("increase" vs "decrease") whose disagreement flips a claim's meaning.
 """
@@ -21,6 +20,14 @@ from collections.abc import Collection, Iterable, Mapping
 from functools import lru_cache
 
 import snowballstemmer  # type: ignore[import-untyped]
+
+from pincite.support.quantities import (
+    Quantity,
+    missing_numbers,
+    number_matches,
+    numbers,
+    quantities,
+)
 
 __all__ = [
     "STOPWORDS",
@@ -68,13 +75,6 @@ STOPWORDS = _wordset(
 )
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
-_NUMBER = re.compile(
-    r"(?<![\w.])[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![.,]?\d)"
-    r"(?:\s*(?:%|percent\b|per cent\b))?"
-    r"(?:st|nd|rd|th)?"
-    r"(?:\s+(?P<scale>thousand|million|billion|trillion)\b)?",
-    re.IGNORECASE,
-)
 _NUMBER_WORDS = {
     w: float(i)
     for i, w in enumerate(
@@ -87,7 +87,6 @@ _NUMBER_WORDS = {
 _NUMBER_WORDS.update({"thirty": 30.0, "forty": 40.0, "fifty": 50.0, "sixty": 60.0})
 _NUMBER_WORDS.update({"seventy": 70.0, "eighty": 80.0, "ninety": 90.0, "hundred": 100.0})
 _NUMBER_WORDS.pop("one")  # "one of the", "no one": almost never a count worth checking
-_SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 _NEGATION = re.compile(
     r"\b(?:not|no|never|none|nobody|nothing|neither|nor|nowhere|cannot|without|"
     r"lacks?|lacked|lacking|absence\s+of|fail(?:s|ed)?\s+to|unable\s+to|unrelated|"
@@ -131,128 +130,6 @@ def stem(word: str) -> str:
 def words(text: str) -> list[str]:
     """Lower-cased word tokens; a possessive or contraction suffix stays attached."""
     return [w.lower().replace("’", "'") for w in _WORD.findall(text)]
-
-
-#: A number with the unit word after it ("ten years" -> (10.0, "year")), "" for none.
-Quantity = tuple[float, str]
-
-# Words that name what a number counts or measures, each mapped to one name, so
-# "ten days" does not state "ten years" while "50 metres" states "50 meters".
-# Other words after a number ("1,200 patients") are not units: the sentence's
-# other words carry that agreement. Ambiguous short forms ("m", "in", "t") are left out.
-_UNIT_SPELLINGS = {
-    "second": "sec secs second seconds",
-    "minute": "min mins minute minutes",
-    "hour": "hr hrs hour hours",
-    "day": "day days",
-    "week": "wk wks week weeks",
-    "month": "mo mos month months",
-    "year": "yr yrs year years",
-    "decade": "decade decades",
-    "century": "century centuries",
-    "percent": "percent pct",
-    "dollar": "dollar dollars usd",
-    "euro": "euro euros eur",
-    "cent": "cent cents",
-    "millimetre": "mm millimetre millimetres millimeter millimeters",
-    "centimetre": "cm centimetre centimetres centimeter centimeters",
-    "metre": "metre metres meter meters",
-    "kilometre": "km kms kilometre kilometres kilometer kilometers",
-    "mile": "mile miles",
-    "foot": "ft foot feet",
-    "inch": "inch inches",
-    "yard": "yd yds yard yards",
-    "milligram": "mg milligram milligrams milligramme milligrammes",
-    "gram": "gram grams gramme grammes",
-    "kilogram": "kg kgs kilo kilos kilogram kilograms kilogramme kilogrammes",
-    "tonne": "tonne tonnes ton tons",
-    "ounce": "oz ounce ounces",
-    "litre": "litre litres liter liters",
-    "millilitre": "ml millilitre millilitres milliliter milliliters",
-    "gallon": "gal gallon gallons",
-}
-_UNIT_OF = {w: unit for unit, spellings in _UNIT_SPELLINGS.items() for w in spellings.split()}
-_NEXT_WORD = re.compile(r"\s*([^\W\d_]+)")
-
-
-def _unit_after(text: str, end: int) -> str:
-    found = _NEXT_WORD.match(text, end)
-    return _UNIT_OF.get(found.group(1).lower(), "") if found else ""
-
-
-def quantities(text: str, *, bare_scaled: bool = True) -> set[Quantity]:
-    """The numbers of ``text`` (see ``numbers``), each with the unit word after it.
-
-    ``bare_scaled=False`` records "2 million" as 2,000,000 only: right for a
-    claim, whose every number must be found, where the bare 2 would demand a
-    second match.
-    """
-    found: set[Quantity] = set()
-    for match in _NUMBER.finditer(text):
-        raw = match.group()
-        digits = re.match(r"[-+−]?[\d,]*\d(?:\.\d+)?", raw)
-        if digits is None:  # pragma: no cover - the pattern always starts with digits
-            continue
-        value = abs(float(digits.group().replace(",", "").replace("−", "-")))
-        lowered = raw.lower()
-        percent = "%" in raw or "percent" in lowered or "per cent" in lowered
-        unit = "percent" if percent else _unit_after(text, match.end())
-        scale = match.group("scale")
-        if scale:
-            found.add((value * _SCALES[scale.lower()], unit))
-        if bare_scaled or not scale:
-            found.add((value, unit))
-    for match in _WORD.finditer(text):
-        word = match.group().lower()
-        if word in _NUMBER_WORDS:
-            found.add((_NUMBER_WORDS[word], _unit_after(text, match.end())))
-    return found
-
-
-def numbers(text: str) -> set[float]:
-    """Numeric values mentioned in ``text``: digits, "3.5%", "1,200", "ten", "2 million".
-
-    A scaled value ("2 million") is recorded both scaled and bare, so it agrees
-    with "2,000,000" and with "2". Percent signs and ordinal suffixes are dropped.
-    """
-    return {value for value, _ in quantities(text)}
-
-
-def _decimals(value: float) -> int:
-    text = repr(value)
-    return len(text.split(".")[1].rstrip("0")) if "." in text else 0
-
-
-def number_matches(claimed: float, stated: float) -> bool:
-    """True when ``stated`` is ``claimed``, or rounds to it at the claim's precision.
-
-    "3.5" matches 3.47; "10,000" (not a year) matches 10,234 within 5 %; a year
-    such as 2000 matches only itself.
-    """
-    if claimed == stated:
-        return True
-    places = _decimals(claimed)
-    if places and round(stated, places) == claimed:
-        return True
-    is_round = claimed >= 100 and claimed % 100 == 0 and not 1000 <= claimed <= 2100
-    return is_round and abs(stated - claimed) <= 0.05 * claimed
-
-
-def missing_numbers(claimed: Iterable[Quantity], stated: Collection[Quantity]) -> list[Quantity]:
-    """The claimed quantities that no stated one matches.
-
-    A match is ``number_matches`` on the value with the same unit, or no unit
-    on one side; but when the claim names a unit that the text also uses, only
-    the text's numbers in that unit count ("10 staff ... 7 years" does not back
-    "10 years").
-    """
-    missing = []
-    for value, unit in claimed:
-        same_unit = [s for s in stated if unit and s[1] == unit]
-        pool = same_unit or [s for s in stated if not unit or not s[1] or s[1] == unit]
-        if not any(number_matches(value, s[0]) for s in pool):
-            missing.append((value, unit))
-    return missing
 
 
 def _strip_clitic(word: str) -> str:
