@@ -45,6 +45,8 @@ def test_follow_ups_search_in_context_and_cite_their_own_turn(
         turns = conversation.turns()
         assert [t.question for t in turns] == list(TURNS)
         assert turns[0].standalone == TURNS[0]
+        # The offline generator offers no condense call: the deterministic rewrite searched.
+        assert [t.rewritten_by for t in turns] == ["asked", "offline", "offline"]
         for t in turns[1:]:
             assert "invoices" in t.standalone.casefold() and t.standalone != t.question
         for t, answer in zip(turns, answers, strict=True):

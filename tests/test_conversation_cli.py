@@ -42,7 +42,7 @@ def test_chat_answers_follow_ups_and_resumes(tmp_path: Path, embedder: Embedder)
     [line] = resumed.stdout.splitlines()
     turn = json.loads(line)
     assert turn["conversation_id"] == cid and turn["seq"] == 2 and turn["asked"] == TURNS[2]
-    assert "invoices" in turn["question"]
+    assert "invoices" in turn["question"] and turn["rewrite"] == "offline"
     assert {c["locator"]["uri"] for c in turn["citations"]} == {"policy://retention"}
 
 

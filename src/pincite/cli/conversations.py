@@ -59,6 +59,8 @@ def chat(
     Reads one question per line from the terminal (or a pipe) until end of
     input or /quit. Each turn is answered like `pincite ask`, searched as the
     standalone question shown, and stored: resume with --conversation ID.
+    With a model generator a follow-up is rewritten by the model (one extra
+    tool call per follow-up); offline, by a deterministic rewrite.
     """
     settings = GeneratorSettings(generator, base_url=base_url, model=model, api_key=api_key)
     stdin = sys.stdin
@@ -81,9 +83,15 @@ def chat(
                 break
             result = conversation.ask(question, k=k)
             seq = conversation.record.turn_count - 1
+            rewrite = conversation.last_rewrite
+            if rewrite is not None and rewrite.note:
+                # A model's unusable rewrite does not stop the turn; the user still learns of it.
+                err.print(f"note: {rewrite.note} ({rewrite.error})")
             if as_json:
                 data = answer_json(result)
                 data.update(conversation_id=conversation.id, seq=seq, asked=question)
+                if rewrite is not None:
+                    data["rewrite"] = rewrite.by
                 print_json(data)
                 continue
             if result.question != question:
