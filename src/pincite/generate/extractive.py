@@ -53,7 +53,7 @@ class ExtractiveConfig:
     # scale; its threshold comes from the same sweep run with `--embedder none`.
     #   pincite eval answers ../shared/data/squad2_dev --embedder none --calibrate
     threshold_lexical: float = 0.52
-    max_passages: int = 5
+    max_passages: int = 6
     max_claims: int = 2
     # A second sentence joins the answer only if it scores this close to the best.
     second_ratio: float = 0.9

@@ -52,6 +52,15 @@ class Scoring:
     term_match: float = 0.6
     # Sentences a definition may run to after its first, within one paragraph.
     definition_sentences: int = 2
+    # Shares of the definition bonus for a sentence that opens with the term
+    # ("X is ...") but sits under no title naming it, and for the first
+    # sentence under a heading naming the term that does not itself name it.
+    # A label naming the term, or a heading and the sentence's opening both
+    # naming it, get the whole bonus.
+    pattern_share: float = 0.8
+    heading_share: float = 0.7
+    # Items a lead-in's run may hold and still be one claim.
+    run_items: int = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +99,18 @@ _CONDITIONAL = re.compile(
     r"\b(?:if|when|whenever|unless|only|provided|until|before|after|in\s+case)\b", re.I
 )
 _PROCEDURAL = re.compile(r"\b(?:MUST|SHOULD|SHALL|must|should|shall|first|then|step|by\s+\w+ing)\b")
+# The same cues as ``_NUMBERISH``, one whole token at a time so each can be
+# compared with the question's own words.
+_NUMBER_CUE = re.compile(
+    r"\d+(?:[.,]\d+)*|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|hundred|thousand|"
+    r"million|limit|maximum|minimum|at\s+least|at\s+most|no\s+more\s+than|unbounded|"
+    r"any\s+length)\b",
+    re.I,
+)
+_ITEM_HEADING_WORDS = 4
+_NUMBERED = re.compile(r"\s*(?:\d|[A-Z]\.\d)")
+_FOOTNOTE_NUMBER = re.compile(r"\d{1,2}\s+")
+_WORD = re.compile(r"\w+")
 _CUES = {
     QuestionKind.NUMBER: _NUMBERISH,
     QuestionKind.CONDITION: _CONDITIONAL,
@@ -160,25 +181,33 @@ def candidates(
 ) -> list[Candidate]:
     """Every claimable piece of the passages, best first."""
     pool = _Pool(question, passages)
-    drafts: list[tuple[tuple[Piece, ...], set[str], float, Role]] = []
+    # (claim pieces, pieces the score reads, title words, definition, role)
+    drafts: list[tuple[tuple[Piece, ...], tuple[Piece, ...], set[str], float, Role]] = []
     for p in pool.passages:
         units = pool.units[p.number]
         section = set(content_stems(" ".join(p.section)))
         for i, u in enumerate(units):
+            title = set(content_stems(u.title)) | section
+            if u.role is Role.LEADIN:
+                run = _run(p, units, i, pool, scoring.run_items)
+                if run:
+                    drafts.append((run, run, title, 0.0, Role.ITEM))
+                continue
             if u.role not in _CLAIMABLE:
                 continue
-            title = set(content_stems(u.title)) | section
-            definition = _definition(question, pool, p, u, title, scoring)
-            pieces = _pieces(p, units, i, pool.passages, scoring, definition > 0)
-            drafts.append((pieces, title, definition, u.role))
+            definition = _definition(question, pool, p, units, u, scoring)
+            pieces, scored = _pieces(p, units, i, pool.passages, scoring, definition > 0)
+            drafts.append((pieces, scored, title, definition, u.role))
     if not drafts or not question.stems:
         return []
-    texts = [" ".join(" ".join(p.text[s:e].split()) for p, s, e in d[0]) for d in drafts]
+    texts = [" ".join(" ".join(p.text[s:e].split()) for p, s, e in d[1]) for d in drafts]
     cos = embed(texts) if embed is not None else None
-    cue_re = _CUES.get(question.kind)
     q_set = set(question.stems)
+    asked = {w.casefold() for w in _WORD.findall(question.text)}
     result = []
-    for j, ((pieces, title, definition, role), text) in enumerate(zip(drafts, texts, strict=True)):
+    for j, ((pieces, _, title, definition, role), text) in enumerate(
+        zip(drafts, texts, strict=True)
+    ):
         own = set(content_stems(text))
         inside = pool.match(question.stems, own)
         around = pool.match(question.stems, own | title) - inside
@@ -191,7 +220,7 @@ def candidates(
             base = w * coverage + (1 - w) * float(cos[j])
         else:
             base = coverage
-        cue = 1.0 if cue_re is not None and cue_re.search(text) else 0.0
+        cue = 1.0 if _cue(question.kind, text, asked) else 0.0
         score = base + scoring.definition_bonus * definition + scoring.cue_bonus * cue
         if role is Role.FOOTNOTE:
             score *= scoring.footnote_factor
@@ -207,7 +236,13 @@ def _pieces(
     passages: Sequence[Passage],
     scoring: Scoring,
     defines: bool,
-) -> tuple[Piece, ...]:
+) -> tuple[tuple[Piece, ...], tuple[Piece, ...]]:
+    """The pieces a claim quotes, and the pieces its score reads.
+
+    A definition's claim runs on to the sentences that complete it, but is
+    scored on its defining sentence alone, so a vacuous one ("X is an
+    evolving paradigm.") gains nothing from the sentence after it.
+    """
     u = units[i]
     start, end = u.start, u.end
     label = u.title_index is not None and u.first and units[u.title_index].role is Role.LABEL
@@ -215,6 +250,10 @@ def _pieces(
         start = units[i - 1].start  # "Rapid elasticity. Capabilities can be ..."
     elif u.first and u.title_index == i - 1 and len(p.text[start:end].split()) < _SHORT_BODY:
         start = units[i - 1].start  # "4. Approving Authority.\n\nSecretary of Commerce."
+    elif u.role is Role.FOOTNOTE:
+        # "6 The Office of ...": the footnote's number is the page's, not the claim's.
+        start += _FOOTNOTE_NUMBER.match(p.text, start).end() - start  # type: ignore[union-attr]
+    defined = end
     if defines and u.first and u.role is Role.STATEMENT:
         j = i + 1
         while j < len(units) and j - i < scoring.definition_sentences:
@@ -230,30 +269,112 @@ def _pieces(
             follow = layout(nxt_p.text)
             if follow and not nxt_p.text[follow[0].start : follow[0].start + 1].isupper():
                 pieces.append((nxt_p, follow[0].start, follow[0].end))
-    return tuple(pieces)
+    scored = tuple(pieces) if defined == end else ((p, start, defined),)
+    return tuple(pieces), scored
+
+
+def _run(p: Passage, units: list[Unit], i: int, pool: _Pool, limit: int) -> tuple[Piece, ...]:
+    """A lead-in with the items under it, as one contiguous stretch of text per passage.
+
+    "The potential impact is LOW if— − The loss of ... limited adverse
+    effect": the lead-in says what the items are for, so neither answers
+    alone. Empty when no item follows the lead-in.
+    """
+    items = _items_after(p, units, i + 1, pool, limit)
+    if not items:
+        return ()
+    spans: dict[int, list[int]] = {p.number: [units[i].start, units[i].end]}
+    order = [p]
+    for entry in items:
+        for q, s, e in entry:
+            if q.number not in spans:
+                spans[q.number] = [s, e]
+                order.append(q)
+            spans[q.number][1] = max(spans[q.number][1], e)
+    return tuple((q, spans[q.number][0], spans[q.number][1]) for q in order)
+
+
+def _cue(kind: QuestionKind, text: str, asked: set[str]) -> bool:
+    """True when ``text`` carries what the question's kind asks for.
+
+    A number the question itself names ("after a 503 response") is what it
+    is about, not its answer, so it is no cue.
+    """
+    cue_re = _CUES.get(kind)
+    if cue_re is None:
+        return False
+    if kind is not QuestionKind.NUMBER:
+        return cue_re.search(text) is not None
+    return any(m.group().casefold() not in asked for m in _NUMBER_CUE.finditer(text))
 
 
 def _definition(
-    question: Question, pool: _Pool, p: Passage, u: Unit, title: set[str], scoring: Scoring
+    question: Question, pool: _Pool, p: Passage, units: list[Unit], u: Unit, scoring: Scoring
 ) -> float:
     """How surely this unit is what the question's term is about (0 when it is not).
 
-    For a definition question: the first statement under a label or heading
-    naming the term, or a sentence that opens with the term and a defining
-    verb ("X is", "X means", "X: ...", "X, which is"). For other kinds, half
-    that for the first statement under a heading that holds the question's
-    words ("10.3.5 304 Not Modified" for "When does a server send 304?").
+    For a definition question: the first statement under a label naming the
+    term ("Rapid elasticity. Capabilities ..."), a sentence that opens with
+    the term and a defining verb ("X is", "X means", "X: ...", "X, which
+    is"), most surely when it is also the first thing said under a heading
+    naming the term; a heading alone names a section whose first sentence
+    need not define anything. For other kinds, half the heading's share for
+    the first statement under a heading that holds the question's words
+    ("10.3.5 304 Not Modified" for "When does a server send 304?"). Only the
+    title's own words count: the heading path of the chunk names every
+    sentence in it, not just the first.
     """
+    title, role = _title_of(p, units, u)
     if question.kind is not QuestionKind.DEFINITION or not question.focus:
-        if u.first and u.title:
-            m = pool.match(question.stems, title)
+        if title:
+            m = _named(question.stems, title, p, pool)
             return 0.5 * m if m >= scoring.term_match else 0.0
         return 0.0
-    if u.first and u.title:
-        m = pool.match(question.focus, title)
-        if m >= scoring.term_match:
-            return m
-    head = p.text[u.start : u.end][:200]
+    named = _named(question.focus, title, p, pool) if title else 0.0
+    if named < scoring.term_match:
+        named = 0.0
+    if named and (role is Role.LABEL or _only_the_term(question, title)):
+        return named  # "Rapid elasticity.", "10.3.3 302 Found"
+    opens = _opens_with_term(question, pool, p.text[u.start : u.end], scoring)
+    if opens and named:
+        return max(opens, named)
+    return max(scoring.pattern_share * opens, scoring.heading_share * named)
+
+
+def _named(terms: Sequence[str], title: str, p: Passage, pool: _Pool) -> float:
+    """How much of ``terms`` a title names, read with the heading path above it.
+
+    "10.3.3 302 Found" under "10 Status Code Definitions" names "the 302
+    status code"; but the title itself must name part of the term, or every
+    first sentence in a section would define the section's subject.
+    """
+    own = set(content_stems(title))
+    if not pool.match(terms, own):
+        return 0.0
+    return pool.match(terms, own | set(content_stems(" ".join(p.section))))
+
+
+def _only_the_term(question: Question, title: str) -> bool:
+    """True for a title that names the asked-about term and nothing else.
+
+    "10.3.3 302 Found" is the entry for "the 302 Found status code";
+    "2.2 Remote Access Methods" is a section about more than remote access.
+    """
+    own = [t for t in content_stems(title) if not t.isdigit() or t in question.stems]
+    return all(t in question.stems for t in own)
+
+
+def _title_of(p: Passage, units: list[Unit], u: Unit) -> tuple[str, Role | None]:
+    """The title a first statement sits under, and its role; ("", None) for any other unit."""
+    if not u.first or u.title_index is None:
+        return "", None
+    t = units[u.title_index]
+    return p.text[t.start : t.end], t.role
+
+
+def _opens_with_term(question: Question, pool: _Pool, sentence: str, scoring: Scoring) -> float:
+    """The focus's share of what precedes a defining verb at the sentence's start (0 if none)."""
+    head = sentence[:200]
     verb = _DEFINING.search(head)
     if verb is None or _PASSIVE.match(head, verb.end()):
         return 0.0
@@ -262,7 +383,7 @@ def _definition(
     if len(extra) > _TERM_EXTRA_WORDS or _CONDITIONAL_START.match(head):
         return 0.0  # "One of the examples of X is", "If the X is received"
     m = pool.match(question.focus, set(before))
-    return 0.8 * m if m >= scoring.term_match else 0.0
+    return m if m >= scoring.term_match else 0.0
 
 
 def list_items(
@@ -313,11 +434,28 @@ def _own_line(text: str, u: Unit, units: list[Unit], i: int) -> bool:
     return (not before or before.endswith("\n")) and "\n" in text[u.end : after_end] + "\n"
 
 
+def _heading_shape(text: str) -> tuple[bool, bool]:
+    """(all capitals, a single line): what sibling headings of one list share."""
+    letters = [c for c in text if c.isalpha()]
+    return (bool(letters) and all(c.isupper() for c in letters), "\n" not in text.strip())
+
+
+def _item_heading(text: str, u: Unit, shape: tuple[bool, bool] | None) -> bool:
+    """True for a short unnumbered heading shaped like the list's earlier heading items."""
+    heading = text[u.start : u.end]
+    words = heading.split()
+    if not words or len(words) > _ITEM_HEADING_WORDS or _NUMBERED.match(heading):
+        return False
+    return shape is None or _heading_shape(heading) == shape
+
+
 def _items_after(
     p: Passage, units: list[Unit], i: int, pool: _Pool, limit: int
 ) -> list[tuple[Piece, ...]]:
     items: list[tuple[Piece, ...]] = []
     seen: set[int] = {p.number}
+    # The shape of the short headings that are this list's items, once one is found.
+    shape: tuple[bool, bool] | None = None
     while len(items) < limit:
         if i >= len(units):
             nxt = adjacent(p, pool.passages)
@@ -333,6 +471,12 @@ def _items_after(
         elif u.role is Role.ITEM or (u.role is Role.STATEMENT and _own_line(p.text, u, units, i)):
             items.append(((p, u.start, u.end),))
             i += 1
+        elif u.role is Role.HEADING and (not items or shape) and _item_heading(p.text, u, shape):
+            # "CONFIDENTIALITY" / "INTEGRITY" / "AVAILABILITY", each over its own paragraph.
+            shape = _heading_shape(p.text[u.start : u.end])
+            body = i + 1 < len(units) and units[i + 1].role is Role.STATEMENT
+            items.append(_entry(p, u.start, units[i + 1].end if body else u.end, pool))
+            i += 2 if body else 1
         elif u.role in (Role.STATEMENT, Role.FOOTNOTE, Role.FURNITURE, Role.FRAGMENT) and items:
             i += 1  # the rest of an item's entry, or page furniture between items
         elif u.role in (Role.HEADING, Role.LEADIN) or (u.role is Role.STATEMENT and not items):
