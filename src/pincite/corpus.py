@@ -100,6 +100,7 @@ class Corpus:
         title: str | None = None,
         root: Path | None = None,
         follow_symlinks: bool = False,
+        embed: bool = True,
     ) -> IngestReport:
         """Ingest one file; a bad file comes back as a ``failed`` report, never raised.
 
@@ -119,6 +120,7 @@ class Corpus:
                 uri=uri or str(path.resolve()),
                 title=title,
                 source=source,
+                embed=embed,
             )
         except PinciteError as exc:
             return failed(source, exc)
@@ -135,6 +137,7 @@ class Corpus:
         title: str | None = None,
         published_at: str | None = None,
         metadata: dict[str, object] | None = None,
+        embed: bool = True,
     ) -> IngestReport:
         check_tenant(tenant)
         embedder_record.check_lexical_ingest(self.store, self.embedder)
@@ -149,6 +152,7 @@ class Corpus:
             source=filename,
             published_at=published_at,
             metadata=metadata,
+            embed=embed,
         )
 
     def ingest_text(
@@ -160,6 +164,7 @@ class Corpus:
         title: str | None = None,
         published_at: str | None = None,
         metadata: dict[str, object] | None = None,
+        embed: bool = True,
     ) -> IngestReport:
         """Ingest plain text as a ``.txt`` document at ``uri``."""
         return self.ingest_bytes(
@@ -170,6 +175,7 @@ class Corpus:
             title=title,
             published_at=published_at,
             metadata=metadata,
+            embed=embed,
         )
 
     def ingest_paths(
@@ -181,6 +187,7 @@ class Corpus:
         title: str | None = None,
         on_file: Callable[[Path], None] | None = None,
         follow_symlinks: bool = False,
+        embed: bool = True,
     ) -> Iterator[IngestReport]:
         """Ingest files and directories (recursively); one bad file never stops the rest."""
         files = list(source_files(paths, SUPPORTED_SUFFIXES))
@@ -196,6 +203,7 @@ class Corpus:
                 title=title,
                 root=file.root,
                 follow_symlinks=follow_symlinks,
+                embed=embed,
             )
 
     # -- reading ------------------------------------------------------------

@@ -218,6 +218,10 @@ class RetrievalResult:
     retrieved_at: str
     mode: str = "hybrid"
     scope: tuple[str, ...] | None = None
+    # Fraction of the tenant's searchable chunks that had a vector when the dense
+    # channel ran (below 1 while ingested text still waits for embedding: those
+    # chunks were found lexically only); ``None`` when no dense channel ran.
+    dense_coverage: float | None = None
 
     def __len__(self) -> int:
         return len(self.hits)

@@ -15,6 +15,7 @@ from pincite.cli.common import (
     print_json,
     tenant_option,
 )
+from pincite.cli.embedding import with_coverage
 from pincite.generate import GENERATORS
 from pincite.ground.answer import SupportPolicy
 from pincite.ground.present import answer_json, format_answer
@@ -102,7 +103,7 @@ def ask(
         corpus.generator = settings.build(corpus.embedder)
         result = corpus.ask(question, tenant=tenant, k=k, policy=support_policy)
         if as_json:
-            print_json(answer_json(result))
+            print_json(with_coverage(answer_json(result), corpus, tenant))
         else:
             out.print(format_answer(result, corpus.store))
     if result.refused:

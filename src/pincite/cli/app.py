@@ -8,6 +8,7 @@ from pincite.cli import (
     answers,
     conversations,
     documents,
+    embedding,
     evaluate,
     evidence,
     search,
@@ -35,6 +36,7 @@ def cli() -> None:
 
 for module in (
     documents,
+    embedding,
     evidence,
     search,
     answers,

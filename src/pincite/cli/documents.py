@@ -6,7 +6,6 @@ from pathlib import Path
 
 import click
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from pincite.cli.common import (
     db_option,
@@ -21,6 +20,7 @@ from pincite.cli.common import (
     print_json,
     tenant_option,
 )
+from pincite.cli.embedding import embed_stage, progress_bar
 from pincite.ingest.files import source_files
 from pincite.ingest.parse import SUPPORTED_SUFFIXES
 from pincite.ingest.pipeline import IngestReport, IngestStatus
@@ -40,6 +40,12 @@ from pincite.ingest.pipeline import IngestReport, IngestStatus
     is_flag=True,
     help="Ingest symbolic links that point outside the directory given (refused by default).",
 )
+@click.option(
+    "--no-embed",
+    is_flag=True,
+    help="Commit text only (searchable by its words at once); add vectors later with "
+    "`pincite embed`.",
+)
 @json_option
 @handle_errors
 def ingest(
@@ -50,6 +56,7 @@ def ingest(
     uri: str | None,
     title: str | None,
     follow_symlinks: bool,
+    no_embed: bool,
     as_json: bool,
 ) -> None:
     """Ingest files and directories (.txt, .md, .html, .pdf), keeping every version.
@@ -67,34 +74,33 @@ def ingest(
         fail("no supported files (.txt, .md, .html, .htm, .pdf) found")
     corpus = open_corpus(db, embedder)
     reports: list[IngestReport] = []
-    with (
-        corpus,
-        Progress(
-            TextColumn("[progress.description]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=err,
-            disable=len(files) < 2 or (as_json and not err.is_terminal),
-            transient=True,
-        ) as progress,
-    ):
-        task = progress.add_task("ingesting", total=len(files))
-        for report in corpus.ingest_paths(
-            list(paths),  # not ``files``: each directory given bounds where its links may point
-            tenant=tenant,
-            uri=uri,
-            title=title,
-            on_file=lambda p: progress.update(task, description=p.name[:40]),
-            follow_symlinks=follow_symlinks,
-        ):
-            progress.advance(task)
-            reports.append(report)
-            _print_report(report, as_json)
+    quiet = as_json and not err.is_terminal
+    with corpus:
+        # Stage 1: each file's text commits on its own, searchable by its words at once.
+        with progress_bar(disable=len(files) < 2 or quiet, unit="files") as progress:
+            task = progress.add_task("indexing text", total=len(files))
+            for report in corpus.ingest_paths(
+                list(paths),  # not ``files``: each directory given bounds where its links may point
+                tenant=tenant,
+                uri=uri,
+                title=title,
+                on_file=lambda p: progress.update(task, description=p.name[:40]),
+                follow_symlinks=follow_symlinks,
+                embed=False,
+            ):
+                progress.advance(task)
+                reports.append(report)
+                _print_report(report, as_json)
+        # Stage 2: vectors, a committed batch at a time (resumable by `pincite embed`).
+        embedded = {} if no_embed else embed_stage(corpus, [tenant], quiet=quiet)
     if not as_json:
         counts = {s: sum(r.status is s for r in reports) for s in IngestStatus}
         summary = ", ".join(f"{n} {s.value}" for s, n in counts.items() if n)
         err.print(f"{len(reports)} file(s): {summary}")
+        if embedded.get(tenant):
+            err.print(f"embedded {embedded[tenant]} chunk(s)")
+        elif no_embed and corpus.embedder is not None:
+            err.print("text is searchable now; run `pincite embed` to add its vectors")
     if any(r.status is IngestStatus.FAILED for r in reports):
         raise SystemExit(1)
 

@@ -16,6 +16,7 @@ from pincite.cli.common import (
     print_json,
     tenant_option,
 )
+from pincite.cli.embedding import note_coverage
 from pincite.model import Hit
 from pincite.retrieve.fuse import FusionMethod
 from pincite.retrieve.search import SearchMode, SearchOptions
@@ -65,9 +66,10 @@ def search(
         result = corpus.retrieve(question, tenant=tenant, k=k, options=options)
     if not result.hits and not as_json:
         out.print("No passages in your documents address this.")
+    note_coverage(result.dense_coverage)
     for n, hit in enumerate(result.hits, start=1):
         if as_json:
-            print_json(hit_json(n, hit))
+            print_json({**hit_json(n, hit), "dense_coverage": result.dense_coverage})
         else:
             out.print(_hit_text(n, hit), markup=False)  # document text is not markup
 

@@ -8,15 +8,12 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
 
-import numpy as np
-import numpy.typing as npt
-
 from pincite.embed.base import Embedder
 from pincite.errors import PinciteError
 from pincite.ingest.base import ParsedDocument
 from pincite.ingest.chunk import CHUNKER, chunk, embed_text
+from pincite.ingest.embedding import embed_version
 from pincite.model import Chunk, Document, DocumentStatus, Version, content_hash
-from pincite.retrieve.route import routing_text
 from pincite.store.base import Store
 
 
@@ -67,11 +64,14 @@ def store_parsed(
     source: str,
     published_at: str | None = None,
     metadata: dict[str, object] | None = None,
+    embed: bool = True,
 ) -> IngestReport:
     """Store ``parsed`` as the current version of the document at ``uri``.
 
-    Identical canonical text is ``unchanged`` and writes nothing. Everything a
-    version needs (text, chunks, vectors) is written in one transaction.
+    Identical canonical text is ``unchanged`` and writes nothing. The text and
+    chunks commit in one transaction, searchable lexically from then on; with
+    ``embed`` (and an embedder) their vectors follow at once, else they wait
+    for :func:`pincite.ingest.embedding.embed_pending` (``pincite embed``).
     """
     chash = content_hash(parsed.text)
     existing = store.find_document(tenant, uri=uri)
@@ -107,24 +107,21 @@ def store_parsed(
         created_at=existing.created_at if existing else created,
     )
     version, chunks = version_rows(document, parsed, created)
-    vectors: npt.NDArray[np.float32] | None = None
-    routing: npt.NDArray[np.float32] | None = None
     earlier = store.version(tenant, document_id, chash[:16]) if existing else None
     # The full hash, not hash16: a version erased in part keeps its hash16
     # under a tombstone hash, and its text is not this text any more.
-    if earlier is not None and earlier.content_hash == chash:
-        # An earlier version's text again: the store reinstates its stored
-        # chunks and vectors; only the routing vector is recomputed.
-        chunks = []
-        if embedder is not None:
-            stored = store.chunks(tenant, document_id, chash)
-            routing = embedder.embed_documents([routing_text(doc_title, stored)])[0]
-    elif embedder is not None and chunks:
-        vectors = embedder.embed_documents([c.embed_text for c in chunks])
-        routing = embedder.embed_documents([routing_text(doc_title, chunks)])[0]
-    store.write_version(document, version, chunks, vectors, routing, expected_current=current)
+    revived = earlier is not None and earlier.content_hash == chash
+    # An earlier version's text again: the store reinstates its stored chunks
+    # and their vectors. Text commits without vectors: searchable lexically now.
+    written = [] if revived else chunks
+    store.write_version(document, version, written, None, None, expected_current=current)
+    if embed and embedder is not None:
+        stored = store.chunks(tenant, document_id, chash) if revived else chunks
+        embed_version(
+            store, embedder, tenant, document_id, chash, doc_title, stored, fresh=not revived
+        )
     status = IngestStatus.UPDATED if existing is not None else IngestStatus.NEW
-    return IngestReport(source, status, document_id, chash[:16], len(chunks), parsed.warnings)
+    return IngestReport(source, status, document_id, chash[:16], len(written), parsed.warnings)
 
 
 def version_rows(

@@ -106,10 +106,12 @@ def retrieve(
     pool = max(options.candidates, k)
 
     ranked: list[Ranked] = []
+    coverage: float | None = None
     if mode is not SearchMode.DENSE:
         ranked.append(channels.lexical(store, tenant, question, pool, scope))
     if mode is not SearchMode.LEXICAL and embedder is not None:
         ranked.append(channels.dense(store, embedder, tenant, question, pool, scope, options))
+        coverage = dense_coverage(store, tenant)
 
     fused = list(ranked[0].hits) if len(ranked) == 1 else fuse_channels(ranked, options, depth=pool)
     want = max(k * 4, 20) if options.reranker is not None else k
@@ -123,7 +125,18 @@ def retrieve(
         retrieved_at=datetime.now(UTC).isoformat(timespec="milliseconds"),
         mode=mode.value,
         scope=scope,
+        dense_coverage=coverage,
     )
+
+
+def dense_coverage(store: Store, tenant: str) -> float:
+    """The fraction of ``tenant``'s searchable chunks that have a vector (1.0 when none wait).
+
+    Chunks committed but not embedded yet are found by the lexical channel
+    only; hybrid search says so through this number instead of hiding it.
+    """
+    embedded, total = store.vector_coverage(tenant)
+    return embedded / total if total else 1.0
 
 
 def _hits(

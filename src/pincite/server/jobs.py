@@ -6,12 +6,16 @@ load and pushed everything else back). ``pincite serve`` runs jobs in one
 child process per worker at a lower CPU priority (``ProcessRunner``), so
 searches and answers keep the cores first; an app made in process runs them
 on one background thread (``ThreadRunner``). Either way, at most one ingest
-per worker runs at a time and the others queue.
+per worker runs at a time and the others queue. An ingest job ends when its
+text commits (searchable by its words at once); an embedding job queued
+behind it adds the vectors (issue 14: searchable at once, dense when ready).
 """
 
 from __future__ import annotations
 
+import logging
 import os
+import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -22,7 +26,10 @@ from typing import Protocol
 
 from pincite.corpus import Corpus
 from pincite.errors import PinciteError
+from pincite.ingest.embedding import embed_pending
 from pincite.ingest.pipeline import IngestReport, IngestStatus
+
+log = logging.getLogger("pincite.server")
 
 # How much lower a job process runs than the workers that answer requests.
 JOB_NICENESS = 10
@@ -40,13 +47,55 @@ class IngestJob:
 
 
 def run(corpus: Corpus, job: IngestJob) -> IngestReport:
-    """Ingest ``job``; pincite's own errors become a failed report (they cross processes)."""
+    """Ingest ``job``'s text; pincite's own errors become a failed report (they cross processes).
+
+    The job is done when the text commits (searchable by its words from then
+    on); its vectors come from the embedding job queued behind it.
+    """
     try:
         return corpus.ingest_bytes(
-            job.data, filename=job.filename, uri=job.uri, tenant=job.tenant, title=job.title
+            job.data,
+            filename=job.filename,
+            uri=job.uri,
+            tenant=job.tenant,
+            title=job.title,
+            embed=False,
         )
     except PinciteError as exc:
         return IngestReport(job.filename, IngestStatus.FAILED, error=str(exc))
+
+
+def embed_waiting(corpus: Corpus, tenant: str) -> int:
+    """Give every chunk of ``tenant`` still without a vector its vector; how many were embedded."""
+    if corpus.embedder is None:
+        return 0
+    return embed_pending(corpus.store, corpus.embedder, tenant)
+
+
+class _EmbedQueue:
+    """One embedding job per tenant queued behind the newest ingest, never a pile of them.
+
+    An embedding job still waiting in the queue is cancelled and queued again
+    behind the new ingest, so it covers every ingest before it.
+    """
+
+    def __init__(self) -> None:
+        self._waiting: dict[str, Future[int]] = {}
+        self._lock = threading.Lock()
+
+    def after(self, tenant: str, submit: Callable[[], Future[int]]) -> None:
+        with self._lock:
+            earlier = self._waiting.get(tenant)
+            if earlier is not None:
+                earlier.cancel()  # False once it runs: then both run, the second finds less
+            future = submit()
+            future.add_done_callback(_log_failure)
+            self._waiting[tenant] = future
+
+
+def _log_failure(done: Future[int]) -> None:
+    if not done.cancelled() and done.exception() is not None:
+        log.error("embedding job failed: %s", done.exception())
 
 
 class JobRunner(Protocol):
@@ -63,9 +112,14 @@ class ThreadRunner:
     def __init__(self, corpus: Corpus) -> None:
         self._corpus = corpus
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pincite-job")
+        self._embed = _EmbedQueue()
 
     def submit(self, job: IngestJob) -> Future[IngestReport]:
-        return self._pool.submit(run, self._corpus, job)
+        future = self._pool.submit(run, self._corpus, job)
+        self._embed.after(
+            job.tenant, lambda: self._pool.submit(embed_waiting, self._corpus, job.tenant)
+        )
+        return future
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
@@ -82,6 +136,7 @@ class ProcessRunner:
     def __init__(self, opener: Callable[[], Corpus]) -> None:
         self._opener = opener
         self._pool = self._start()
+        self._embed = _EmbedQueue()
 
     def _start(self) -> Executor:
         return ProcessPoolExecutor(
@@ -101,10 +156,12 @@ class ProcessRunner:
 
     def submit(self, job: IngestJob) -> Future[IngestReport]:
         try:
-            return self._pool.submit(_child_run, job)
+            future = self._pool.submit(_child_run, job)
         except BrokenProcessPool:
             self._pool = self._start()
-            return self._pool.submit(_child_run, job)
+            future = self._pool.submit(_child_run, job)
+        self._embed.after(job.tenant, lambda: self._pool.submit(_child_embed, job.tenant))
+        return future
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
@@ -128,3 +185,8 @@ def _child_ready() -> bool:
 def _child_run(job: IngestJob) -> IngestReport:
     assert _child_corpus is not None, "the job process opened no corpus"
     return run(_child_corpus, job)
+
+
+def _child_embed(tenant: str) -> int:
+    assert _child_corpus is not None, "the job process opened no corpus"
+    return embed_waiting(_child_corpus, tenant)

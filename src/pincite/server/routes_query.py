@@ -56,7 +56,9 @@ def search(body: SearchRequest, tenant: Tenant, state: State) -> SearchOut:
         )
         for n, h in enumerate(result.hits, start=1)
     ]
-    return SearchOut(question=body.question, mode=result.mode, hits=hits)
+    return SearchOut(
+        question=body.question, mode=result.mode, hits=hits, dense_coverage=result.dense_coverage
+    )
 
 
 @router.post("/answer", tags=["search"])

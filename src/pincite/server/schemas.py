@@ -133,6 +133,10 @@ class SearchOut(BaseModel):
     question: str
     mode: str
     hits: list[HitOut]
+    # Fraction of the workspace's passages with a vector (below 1 while an
+    # ingest is still embedding: those were searched lexically only); null
+    # when no dense search ran.
+    dense_coverage: float | None = None
 
 
 class AnswerRequest(_Strict):
