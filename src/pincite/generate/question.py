@@ -30,8 +30,9 @@ class QuestionKind(StrEnum):
 class Question:
     text: str
     kind: QuestionKind
-    # The phrase the question is about ("rapid elasticity", "408 status code"),
-    # as stems; empty when the wording names none.
+    # The phrase the question is about ("rapid elasticity", "408 status code";
+    # for conditions, procedures and other questions the name they hold,
+    # "304 Not Modified"), as stems; empty when the wording names none.
     focus: tuple[str, ...]
     stems: tuple[str, ...]
 
@@ -115,11 +116,37 @@ def parse_question(text: str) -> Question:
             # "the approving authority for FIPS 200": the term, not the document it is in.
             term = _QUALIFIER.split(m.group("x"), maxsplit=1)[0]
             return Question(q, QuestionKind.DEFINITION, tuple(content_stems(term)), stems)
+    named = _named_thing(q)
     if _CONDITION.match(q):
-        return Question(q, QuestionKind.CONDITION, (), stems)
+        return Question(q, QuestionKind.CONDITION, named, stems)
     if _PROCEDURE.match(q):
-        return Question(q, QuestionKind.PROCEDURE, (), stems)
-    return Question(q, QuestionKind.OTHER, (), stems)
+        return Question(q, QuestionKind.PROCEDURE, named, stems)
+    return Question(q, QuestionKind.OTHER, named, stems)
+
+
+# A token of a name: capitalised, all capitals, or holding a digit ("304",
+# "HTTP/1.1", "FIPS", "Not", "Modified").
+_NAME_TOKEN = re.compile(r"^(?:[A-Z][\w/.-]*|[\w/.-]*\d[\w/.-]*)$")
+
+
+def _named_thing(q: str) -> tuple[str, ...]:
+    """The longest run of name tokens after the question's first word, as stems.
+
+    "When does a server respond with 304 Not Modified?" is about "304 Not
+    Modified", the title of the section that answers it. Empty when the
+    question names nothing.
+    """
+    words = [w.strip("?.!,;:()\"'") for w in q.split()[1:]]
+    best: list[str] = []
+    run: list[str] = []
+    for w in [*words, ""]:
+        if w and _NAME_TOKEN.match(w):
+            run.append(w)
+            continue
+        if len(run) > len(best):
+            best = run
+        run = []
+    return tuple(content_stems(" ".join(best)))
 
 
 def _is_term(x: str) -> bool:

@@ -107,6 +107,8 @@ _NUMBER_CUE = re.compile(
     r"any\s+length)\b",
     re.I,
 )
+# Kinds whose focus is the name the question holds (see ``parse_question``).
+_NAMING_KINDS = frozenset({QuestionKind.CONDITION, QuestionKind.PROCEDURE, QuestionKind.OTHER})
 _ITEM_HEADING_WORDS = 4
 _NUMBERED = re.compile(r"\s*(?:\d|[A-Z]\.\d)")
 _FOOTNOTE_NUMBER = re.compile(r"\d{1,2}\s+")
@@ -191,7 +193,9 @@ def candidates(
             if u.role is Role.LEADIN:
                 run = _run(p, units, i, pool, scoring.run_items)
                 if run:
-                    drafts.append((run, run, title, 0.0, Role.ITEM))
+                    # The lead-in is its items' title: "The potential impact is LOW if—".
+                    about = _about(question, pool, p, p.text[u.start : u.end], scoring)
+                    drafts.append((run, run, title, about, Role.ITEM))
                 continue
             if u.role not in _CLAIMABLE:
                 continue
@@ -326,10 +330,7 @@ def _definition(
     """
     title, role = _title_of(p, units, u)
     if question.kind is not QuestionKind.DEFINITION or not question.focus:
-        if title:
-            m = _named(question.stems, title, p, pool)
-            return 0.5 * m if m >= scoring.term_match else 0.0
-        return 0.0
+        return _about(question, pool, p, title, scoring)
     named = _named(question.focus, title, p, pool) if title else 0.0
     if named < scoring.term_match:
         named = 0.0
@@ -339,6 +340,16 @@ def _definition(
     if opens and named:
         return max(opens, named)
     return max(scoring.pattern_share * opens, scoring.heading_share * named)
+
+
+def _about(question: Question, pool: _Pool, p: Passage, title: str, scoring: Scoring) -> float:
+    """Half the share of the question a title names: the question's words, or the name it holds."""
+    if not title:
+        return 0.0
+    m = _named(question.stems, title, p, pool)
+    if question.focus and question.kind in _NAMING_KINDS:
+        m = max(m, _named(question.focus, title, p, pool))
+    return 0.5 * m if m >= scoring.term_match else 0.0
 
 
 def _named(terms: Sequence[str], title: str, p: Passage, pool: _Pool) -> float:
