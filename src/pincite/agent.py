@@ -12,16 +12,17 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from pincite.chat import ChatModel, Message, ToolCall, ToolResult, ToolSpec, Turn
 from pincite.corpus import Corpus
 from pincite.errors import InputError, PinciteError
 from pincite.generate.http import ModelGenerator
-from pincite.ground.answer import Outcome
+from pincite.ground.answer import AnswerResult, Outcome
 from pincite.ground.check import CitationVerdict, Verdict, check_citations
 from pincite.ground.fetch import FetchLedger
+from pincite.ground.present import source_json
 from pincite.ground.render import Rendered, render_citations
 from pincite.model import Hit
 from pincite.tenancy import check_tenant
@@ -65,22 +66,21 @@ TOOLS = (
 
 
 @dataclass(frozen=True, slots=True)
-class AgentResult:
-    question: str
-    tenant: str
-    outcome: Outcome
-    text: str
-    rendered: Rendered | None = None
+class AgentResult(AnswerResult):
+    """An :class:`AnswerResult` whose answer is ``rendered`` text, plus the loop's record."""
+
     draft: str = ""
     verdicts: tuple[CitationVerdict, ...] = ()
     repaired: bool = False
     tool_calls: int = 0
-    model_calls: int = 0
-    reasons: tuple[str, ...] = ()
 
     @property
-    def refused(self) -> bool:
-        return self.outcome is Outcome.REFUSED
+    def text(self) -> str:
+        return str(self.rendered) if self.rendered is not None else self.message
+
+    @property
+    def model_calls(self) -> int:
+        return self.generator_calls
 
     def as_dict(self) -> dict[str, Any]:
         keys = ("question", "tenant", "text", "draft", "repaired", "tool_calls", "model_calls")
@@ -90,7 +90,7 @@ class AgentResult:
             "outcome": self.outcome.value,
             "reasons": list(self.reasons),
             "verdicts": [{"id": v.id, "verdict": v.verdict.value} for v in self.verdicts],
-            "sources": [{**asdict(s), "evidence_ids": list(s.evidence_ids)} for s in sources],
+            "sources": [source_json(s) for s in sources],
         }
 
 
@@ -109,10 +109,10 @@ class _Run:
     repaired: bool = False
     reasons: list[str] = field(default_factory=list)
 
-    def result(self, outcome: Outcome, text: str, **extra: Any) -> AgentResult:
-        counts: dict[str, Any] = {"tool_calls": self.used, "model_calls": self.model_calls}
+    def result(self, outcome: Outcome, message: str = "", **extra: Any) -> AgentResult:
+        counts: dict[str, Any] = {"tool_calls": self.used, "generator_calls": self.model_calls}
         extra |= {"repaired": self.repaired, "reasons": tuple(self.reasons)}
-        return AgentResult(self.question, self.tenant, outcome, text, **counts, **extra)
+        return AgentResult(self.question, self.tenant, outcome, None, message, **counts, **extra)
 
     def call_tools(self, calls: Sequence[ToolCall]) -> tuple[ToolResult, ...]:
         results = []
@@ -158,9 +158,7 @@ class _Run:
             text = "The answer was refused: a cited passage is no longer readable."
             return self.result(Outcome.REFUSED, text, draft=draft, verdicts=verdicts)
         rendered = Rendered(_DOUBLED.sub(r"[\1]", rendered.text), rendered.sources, ())
-        return self.result(
-            Outcome.ANSWERED, str(rendered), rendered=rendered, draft=draft, verdicts=verdicts
-        )
+        return self.result(Outcome.ANSWERED, rendered=rendered, draft=draft, verdicts=verdicts)
 
 
 def chat_model(model: ChatModel | ModelGenerator) -> ChatModel:

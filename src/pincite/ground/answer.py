@@ -25,6 +25,7 @@ from pincite.ground.cite import (
     cite_hit,
     unique,
 )
+from pincite.ground.render import Rendered
 from pincite.ground.resolve import citation_attributes
 from pincite.ground.source import AnswerSource
 from pincite.ground.telemetry import answer_span
@@ -55,6 +56,12 @@ class ConflictNote:
 
 @dataclass(frozen=True, slots=True)
 class AnswerResult:
+    """What every way of answering returns: an answer, or a refusal with its reasons.
+
+    The pipeline's answer is ``answer`` (claims and citations); an answer that
+    arrives as text with evidence ids (the agent loop) is ``rendered`` instead.
+    """
+
     question: str
     tenant: str
     outcome: Outcome
@@ -66,6 +73,7 @@ class AnswerResult:
     support: dict[int, SupportResult] = field(default_factory=dict)
     summary: str = ""
     generator_calls: int = 0
+    rendered: Rendered | None = None
 
     @property
     def refused(self) -> bool:

@@ -55,6 +55,10 @@ class Citation:
         return self.document_version[:16]
 
 
+# How every rendering marks an inference claim; one spelling everywhere.
+INFERENCE_LABEL = "(Inference)"
+
+
 class ClaimKind(StrEnum):
     FACT = "fact"
     INFERENCE = "inference"
@@ -85,7 +89,8 @@ class CitedAnswer:
     @property
     def text(self) -> str:
         return " ".join(
-            c.text if c.kind is ClaimKind.FACT else f"(Inference) {c.text}" for c in self.claims
+            c.text if c.kind is ClaimKind.FACT else f"{INFERENCE_LABEL} {c.text}"
+            for c in self.claims
         )
 
     def citation(self, citation_id: str) -> Citation | None:

@@ -5,43 +5,44 @@ from __future__ import annotations
 from typing import Any
 
 from pincite.ground.answer import AnswerResult
-from pincite.ground.cite import Citation, ClaimKind
+from pincite.ground.cite import Citation
 from pincite.ground.fetch import FetchStatus, fetch_evidence
+from pincite.ground.render import Rendered, Source, render_answer
 from pincite.store.base import Store
 
 
-def _source_key(c: Citation) -> tuple[str, str]:
-    return (c.document_id, c.document_version)
+def rendered_answer(result: AnswerResult, *, notes: bool = False) -> Rendered | None:
+    """The answer with ``[n]`` markers and its numbered sources; None for a refusal.
+
+    Every renderer starts here, so an answer's sources carry the same numbers
+    in the terminal, in JSON, over HTTP and over MCP. ``notes`` appends each
+    claim's support verdict.
+    """
+    if result.refused:
+        return None
+    if result.rendered is not None:
+        return result.rendered
+    if result.answer is None:
+        return None
+    marks = {i: f" {{support: {v.verdict.value} {v.score:.2f}}}" for i, v in result.support.items()}
+    return render_answer(result.answer, marks if notes else None)
 
 
 def format_answer(result: AnswerResult, store: Store, *, excerpt_chars: int = 400) -> str:
     """The answer with [n] markers per claim, then numbered Sources with exact excerpts."""
-    if result.refused or result.answer is None:
+    rendered = rendered_answer(result, notes=True)
+    if rendered is None:
         lines = [result.message]
         lines += [f"  reason: {r}" for r in result.reasons]
         if result.searched:
             lines.append("Searched:")
             seen: set[tuple[str, str]] = set()
             for c in result.searched:
-                if _source_key(c) not in seen:
-                    seen.add(_source_key(c))
+                if (c.document_id, c.hash16) not in seen:
+                    seen.add((c.document_id, c.hash16))
                     lines.append(f"  - {c.locator.title} (version {c.hash16})")
         return "\n".join(lines)
-    answer = result.answer
-    numbers: dict[tuple[str, str], int] = {}
-    used: dict[int, list[Citation]] = {}
-    body = []
-    for i, claim in enumerate(answer.claims):
-        marks = []
-        for c in answer.sources(claim):
-            n = numbers.setdefault(_source_key(c), len(numbers) + 1)
-            used.setdefault(n, []).append(c)
-            marks.append(f"[{n}]")
-        label = "(inference) " if claim.kind is ClaimKind.INFERENCE else ""
-        verdict = result.support.get(i)
-        note = f" {{support: {verdict.verdict.value} {verdict.score:.2f}}}" if verdict else ""
-        body.append(f"{label}{claim.text} {''.join(dict.fromkeys(marks))}{note}")
-    lines = [" ".join(body)]
+    lines = [rendered.text]
     for conflict in result.conflicts:
         sides = "; ".join(
             f"{c.locator.title} (version {c.hash16}, retrieved {c.retrieved_at[:10]})"
@@ -49,22 +50,13 @@ def format_answer(result: AnswerResult, store: Store, *, excerpt_chars: int = 40
         )
         lines.append(f"\nConflict: {conflict.description} — {sides}")
     lines.append("\nSources:")
-    for n, cites in used.items():
-        first = cites[0]
-        loc = first.locator
-        head = f"[{n}] {loc.title} — version {first.hash16}"
-        if first.superseded:
-            head += " (superseded version)"
-        if loc.pages:
-            head += f", p. {','.join(map(str, loc.pages))}"
-        if loc.section:
-            head += f", § {' > '.join(loc.section)}"
-        lines.append(head)
-        if loc.uri.startswith(("http://", "https://")):
-            lines.append(f"    {loc.uri}")
-        outcomes = fetch_evidence(store, [c.evidence_id for c in cites], tenant=first.tenant)
-        for c, o in zip(cites, outcomes, strict=True):
-            lines.append(f"    {c.evidence_id}")
+    for source in rendered.sources:
+        lines.append(source.line())
+        if source.is_link:
+            lines.append(f"    {source.uri}")
+        outcomes = fetch_evidence(store, source.evidence_ids, tenant=result.tenant)
+        for o in outcomes:
+            lines.append(f"    {o.id}")
             if o.status is FetchStatus.OK:
                 text = " ".join(o.text.split())
                 if len(text) > excerpt_chars:
@@ -73,6 +65,19 @@ def format_answer(result: AnswerResult, store: Store, *, excerpt_chars: int = 40
             else:
                 lines.append(f"    ({o.status.value})")
     return "\n".join(lines)
+
+
+def source_json(source: Source) -> dict[str, Any]:
+    return {
+        "number": source.number,
+        "title": source.title,
+        "uri": source.uri,
+        "hash16": source.hash16,
+        "superseded": source.superseded,
+        "evidence_ids": list(source.evidence_ids),
+        "pages": list(source.pages),
+        "section": list(source.section),
+    }
 
 
 def citation_json(c: Citation) -> dict[str, Any]:
@@ -111,6 +116,9 @@ def answer_json(result: AnswerResult) -> dict[str, Any]:
         "summary": result.summary,
         "searched": [c.evidence_id for c in result.searched],
     }
+    rendered = rendered_answer(result)
+    if rendered is not None:
+        data["sources"] = [source_json(s) for s in rendered.sources]
     if result.answer is not None:
         data["claims"] = [
             {

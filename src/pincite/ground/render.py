@@ -1,12 +1,19 @@
-"""render_citations: evidence ids in an answer become numbered references plus Sources."""
+"""Numbered sources: one (document, version) is one number, in every rendering of an answer.
+
+:func:`render_citations` turns evidence ids in free text (an agent's answer)
+into ``[n]``; :func:`render_answer` marks a :class:`CitedAnswer`'s claims the
+same way. Both number through :class:`SourceList`, so the terminal, JSON, HTTP
+and MCP renderings of one answer agree on every number.
+"""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pincite.ground.check import CANDIDATE, clean
+from pincite.ground.cite import INFERENCE_LABEL, Citation, CitedAnswer, ClaimKind
 from pincite.ground.fetch import FetchOutcome, FetchStatus
 
 _RENDERABLE = {FetchStatus.OK, FetchStatus.TRUNCATED, FetchStatus.PARTIAL}
@@ -14,23 +21,32 @@ _RENDERABLE = {FetchStatus.OK, FetchStatus.TRUNCATED, FetchStatus.PARTIAL}
 
 @dataclass(frozen=True, slots=True)
 class Source:
+    """One numbered (document, version), shown as its first cited passage locates it."""
+
     number: int
     title: str
     uri: str
     hash16: str
     superseded: bool
     evidence_ids: tuple[str, ...]
+    pages: tuple[int, ...] = ()
+    section: tuple[str, ...] = ()
 
     @property
     def is_link(self) -> bool:
         return self.uri.startswith(("http://", "https://"))
 
-    def line(self) -> str:
+    def line(self, link: str | None = None) -> str:
+        """``[n] title — version …``; the title links to ``link`` when one is given."""
         head = f"[{self.number}] "
-        head += f"[{self.title}]({self.uri})" if self.is_link else self.title
+        head += f"[{_md(self.title)}]({link})" if link else self.title
         head += f" — version {self.hash16}"
         if self.superseded:
             head += " (superseded version)"
+        if self.pages:
+            head += f", p. {','.join(map(str, self.pages))}"
+        if self.section:
+            head += f", § {' > '.join(self.section)}"
         return head
 
 
@@ -38,12 +54,46 @@ class Source:
 class Rendered:
     text: str
     sources: tuple[Source, ...]
-    unresolved: tuple[str, ...]
+    unresolved: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         if not self.sources:
             return self.text
-        return self.text + "\n\nSources:\n" + "\n".join(s.line() for s in self.sources)
+        lines = (s.line(s.uri if s.is_link else None) for s in self.sources)
+        return self.text + "\n\nSources:\n" + "\n".join(lines)
+
+
+@dataclass(slots=True)
+class SourceList:
+    """Numbers (document, version) pairs once, in order of first use."""
+
+    _firsts: dict[tuple[str, str], Source] = field(default_factory=dict)
+    _members: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+
+    def number(self, first: Source, document_id: str, evidence_id: str) -> int:
+        """The number of ``first``'s (document, version); ``first`` describes it if new."""
+        key = (document_id, first.hash16)
+        if key not in self._firsts:
+            self._firsts[key] = first
+            self._members[key] = []
+        if evidence_id not in self._members[key]:
+            self._members[key].append(evidence_id)
+        return list(self._firsts).index(key) + 1
+
+    def sources(self) -> tuple[Source, ...]:
+        return tuple(
+            Source(
+                n,
+                s.title,
+                s.uri,
+                s.hash16,
+                s.superseded,
+                tuple(self._members[key]),
+                s.pages,
+                s.section,
+            )
+            for n, (key, s) in enumerate(self._firsts.items(), start=1)
+        )
 
 
 def render_citations(
@@ -55,37 +105,47 @@ def render_citations(
     a number. Links come only from stored uris, never from the answer text.
     """
     by_id = outcomes if isinstance(outcomes, Mapping) else {o.id: o for o in outcomes}
-    numbers: dict[tuple[str, str], int] = {}
-    members: dict[tuple[str, str], list[str]] = {}
-    firsts: dict[tuple[str, str], FetchOutcome] = {}
+    numbering = SourceList()
     unresolved: list[str] = []
 
     def number(match: re.Match[str]) -> str:
         written = match.group(0)
         raw = clean(written)
-        outcome = by_id.get(raw)
-        if outcome is None or outcome.status not in _RENDERABLE or outcome.document_id is None:
+        o = by_id.get(raw)
+        if o is None or o.status not in _RENDERABLE or o.document_id is None:
             if raw not in unresolved:
                 unresolved.append(raw)
             return written
-        key = (outcome.document_id, outcome.hash16 or "")
-        if key not in numbers:
-            numbers[key] = len(numbers) + 1
-            firsts[key] = outcome
-        if raw not in members.setdefault(key, []):
-            members[key].append(raw)
-        return f"[{numbers[key]}]" + written[len(raw) :]
+        first = Source(
+            0, o.title or o.document_id, o.uri or "", o.hash16 or "", o.superseded, (), o.pages,
+            o.section,
+        )  # fmt: skip
+        return f"[{numbering.number(first, o.document_id, raw)}]" + written[len(raw) :]
 
     rendered = CANDIDATE.sub(number, text)
-    sources = tuple(
-        Source(
-            number=n,
-            title=firsts[key].title or key[0],
-            uri=firsts[key].uri or "",
-            hash16=key[1],
-            superseded=firsts[key].superseded,
-            evidence_ids=tuple(members[key]),
+    return Rendered(rendered, numbering.sources(), tuple(unresolved))
+
+
+def render_answer(answer: CitedAnswer, notes: Mapping[int, str] | None = None) -> Rendered:
+    """The claims with ``[n]`` markers (claim ``i`` followed by ``notes[i]``), and their sources."""
+    numbering = SourceList()
+    body = []
+    for i, claim in enumerate(answer.claims):
+        marks = dict.fromkeys(
+            f"[{numbering.number(_source_of(c), c.document_id, c.evidence_id)}]"
+            for c in answer.sources(claim)
         )
-        for key, n in numbers.items()
-    )
-    return Rendered(rendered, sources, tuple(unresolved))
+        label = f"{INFERENCE_LABEL} " if claim.kind is ClaimKind.INFERENCE else ""
+        note = (notes or {}).get(i, "")
+        body.append(f"{label}{claim.text} {''.join(marks)}".rstrip() + note)
+    return Rendered(" ".join(body), numbering.sources())
+
+
+def _source_of(c: Citation) -> Source:
+    loc = c.locator
+    return Source(0, loc.title, loc.uri, c.hash16, c.superseded, (), loc.pages, loc.section)
+
+
+def _md(text: str) -> str:
+    """A title safe inside a Markdown link label."""
+    return text.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
