@@ -44,13 +44,18 @@ class IngestJob:
     uri: str
     tenant: str
     title: str | None
+    # True: the job ends once the vectors are in too (the routes that answer
+    # with the result); False: it ends at the text's commit and an embedding
+    # job queued behind it adds the vectors.
+    embed: bool = False
 
 
 def run(corpus: Corpus, job: IngestJob) -> IngestReport:
     """Ingest ``job``'s text; pincite's own errors become a failed report (they cross processes).
 
-    The job is done when the text commits (searchable by its words from then
-    on); its vectors come from the embedding job queued behind it.
+    Unless ``job.embed``, the job is done when the text commits (searchable by
+    its words from then on); its vectors come from the embedding job queued
+    behind it.
     """
     try:
         return corpus.ingest_bytes(
@@ -59,7 +64,7 @@ def run(corpus: Corpus, job: IngestJob) -> IngestReport:
             uri=job.uri,
             tenant=job.tenant,
             title=job.title,
-            embed=False,
+            embed=job.embed,
         )
     except PinciteError as exc:
         return IngestReport(job.filename, IngestStatus.FAILED, error=str(exc))
@@ -116,9 +121,10 @@ class ThreadRunner:
 
     def submit(self, job: IngestJob) -> Future[IngestReport]:
         future = self._pool.submit(run, self._corpus, job)
-        self._embed.after(
-            job.tenant, lambda: self._pool.submit(embed_waiting, self._corpus, job.tenant)
-        )
+        if not job.embed:
+            self._embed.after(
+                job.tenant, lambda: self._pool.submit(embed_waiting, self._corpus, job.tenant)
+            )
         return future
 
     def close(self) -> None:
@@ -160,7 +166,8 @@ class ProcessRunner:
         except BrokenProcessPool:
             self._pool = self._start()
             future = self._pool.submit(_child_run, job)
-        self._embed.after(job.tenant, lambda: self._pool.submit(_child_embed, job.tenant))
+        if not job.embed:
+            self._embed.after(job.tenant, lambda: self._pool.submit(_child_embed, job.tenant))
         return future
 
     def close(self) -> None:

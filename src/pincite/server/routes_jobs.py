@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from concurrent.futures import Future
+from dataclasses import replace
 
 from fastapi import APIRouter, Response
 
@@ -60,8 +61,13 @@ def accepted(service: Service, job_id: str, response: Response) -> JobOut:
 
 
 async def wait(service: Service, job: IngestJob, response: Response) -> IngestOut:
-    """Run ``job`` and answer with its outcome (the synchronous text routes)."""
-    _, future = start(service, job)
+    """Run ``job`` and answer with its outcome (the synchronous text routes).
+
+    These answer once the vectors are in too, so what they ingested is
+    searchable densely as soon as they answer; uploads (202) are searchable by
+    their words when their job is done, and densely when embedding catches up.
+    """
+    _, future = start(service, replace(job, embed=True))
     out = ingest_out(await asyncio.wrap_future(future))
     if out.status == IngestStatus.NEW.value:
         response.status_code = 201
