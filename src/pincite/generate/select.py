@@ -479,7 +479,9 @@ def _items_after(
         if u.role is Role.LABEL and i + 1 < len(units) and units[i + 1].role is Role.STATEMENT:
             items.append(_entry(p, u.start, units[i + 1].end, pool))
             i += 2
-        elif u.role is Role.ITEM or (u.role is Role.STATEMENT and _own_line(p.text, u, units, i)):
+        elif u.role is Role.ITEM or (
+            u.role is Role.STATEMENT and shape is None and _own_line(p.text, u, units, i)
+        ):
             items.append(((p, u.start, u.end),))
             i += 1
         elif u.role is Role.HEADING and (not items or shape) and _item_heading(p.text, u, shape):

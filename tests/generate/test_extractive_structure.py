@@ -1,0 +1,217 @@
+"""The extractive generator reading document structure: which entry defines a term,
+lists whose items are headings, lead-ins that a condition hangs on, footnote numbers.
+
+Hand-written passages shaped like the NIST and RFC documents of issue 12;
+lexical scoring only (no embedder), so each outcome follows from the text and
+the rules. Each test failed on the answerer before this structure was read.
+"""
+
+from __future__ import annotations
+
+from pincite.generate.base import Generation, Passage
+from pincite.generate.extractive import ExtractiveConfig, ExtractiveGenerator
+from pincite.generate.question import QuestionKind, parse_question
+
+HASH = "0123456789abcdef"
+
+
+def passage(number: int, text: str, *, start: int = 0, section: tuple[str, ...] = ()) -> Passage:
+    return Passage(
+        number=number,
+        text=text,
+        title="Doc",
+        evidence_id=f"ev1:c:doc-{number}:{HASH}:chunk-{number}",
+        version=HASH,
+        start=start,
+        section=section,
+    )
+
+
+def generate(question: str, *passages: Passage) -> Generation:
+    """The answer with no refusal threshold: what ranks first, whatever its score."""
+    generator = ExtractiveGenerator(config=ExtractiveConfig(threshold_lexical=-1.0))
+    return generator.generate(question, passages)
+
+
+def best(question: str, *passages: Passage) -> str:
+    return generate(question, *passages).claims[0].text
+
+
+def assert_pinned(generation: Generation, passages: list[Passage]) -> None:
+    """Every claim's text is exactly the characters its spans point at."""
+    by_number = {p.number: p for p in passages}
+    for claim in generation.claims:
+        pieces = []
+        for (start, end), number in zip(claim.spans, claim.used_excerpt_numbers, strict=False):
+            p = by_number[number]  # type: ignore[index]
+            pieces.append(" ".join(p.text[start - p.start : end - p.start].split()))
+        assert claim.text == " ".join(pieces)
+
+
+def test_a_vacuous_definition_gains_nothing_from_the_sentence_after_it() -> None:
+    intro = passage(
+        1,
+        "1.2 Purpose and Scope\n\n"
+        "Cloud computing is an evolving paradigm. The NIST definition characterizes "
+        "important aspects of cloud computing and serves as a means for broad comparisons.",
+    )
+    entry = passage(
+        2,
+        "2. The NIST Definition of Cloud Computing\n\n"
+        "Cloud computing is a model for enabling ubiquitous, convenient, on-demand network "
+        "access to a shared pool of configurable computing resources.",
+    )
+    claim = best("What is the NIST definition of cloud computing?", intro, entry)
+    assert claim.startswith("Cloud computing is a model for enabling")
+
+
+def test_a_caption_under_the_section_does_not_make_its_next_sentence_a_definition() -> None:
+    section = ("2.2 Remote Access Methods", "2.2.4 Direct Application Access")
+    body = passage(
+        1,
+        "Figure 2-4.\n"
+        "Teleworkers use direct application access to reach email, since each application "
+        "provides its own access security.",
+        section=section,
+    )
+    glossary = passage(
+        2,
+        "Direct Application Access: A high-level remote access architecture that allows "
+        "teleworkers to access an individual application directly.",
+        section=("Appendix C— Glossary",),
+    )
+    claim = best("What is direct application access?", body, glossary)
+    assert claim.startswith("Direct Application Access: A high-level")
+
+
+def test_a_heading_about_more_than_the_term_loses_to_the_terms_own_entry() -> None:
+    methods = passage(
+        1,
+        "2.2 Remote Access Methods\n\n"
+        "Organizations have many options for providing remote access to their computing "
+        "resources, divided into four categories.",
+    )
+    glossary = passage(
+        2,
+        "Remote Access: The ability for an organization’s users to access its non-public "
+        "computing resources from external locations.",
+    )
+    claim = best("What is remote access?", methods, glossary)
+    assert claim.startswith("Remote Access: The ability")
+
+
+FISMA = passage(
+    1,
+    "The FISMA defines three security objectives for information and information systems:\n\n"
+    "CONFIDENTIALITY\n\n"
+    "“Preserving authorized restrictions on information access and disclosure.”\n\n"
+    "A loss of confidentiality is the unauthorized disclosure of information.\n\n"
+    "INTEGRITY\n\n"
+    "“Guarding against improper information modification or destruction.”\n\n"
+    "A loss of integrity is the unauthorized modification or destruction of information.\n\n"
+    "AVAILABILITY\n\n"
+    "“Ensuring timely and reliable access to and use of information.”\n\n"
+    "A loss of availability is the disruption of access to or use of information.\n",
+)
+
+
+def test_a_list_of_all_caps_headings_is_answered_heading_by_heading() -> None:
+    g = generate("What are the three security objectives that FISMA defines?", FISMA)
+    assert [c.text.split()[0] for c in g.claims] == ["CONFIDENTIALITY", "INTEGRITY", "AVAILABILITY"]
+    assert g.claims[0].text == (
+        "CONFIDENTIALITY “Preserving authorized restrictions on information access and disclosure.”"
+    )
+    assert_pinned(g, [FISMA])
+
+
+def test_a_numbered_heading_ends_a_list_of_headings() -> None:
+    p = passage(
+        1,
+        "The standard names two objectives:\n\nSECRECY\n\nData is kept from those not allowed "
+        "to read it.\n\nINTEGRITY\n\nData is kept whole and correct at all times.\n\n"
+        "3.1 Impact Levels\n\nThree impact levels are defined for each objective.\n",
+    )
+    g = generate("What are the objectives the standard names?", p)
+    assert [c.text.split()[0] for c in g.claims] == ["SECRECY", "INTEGRITY"]
+
+
+IMPACT = passage(
+    1,
+    "FIPS 199 defines three levels of potential impact should there be a breach of security.\n\n"
+    "The potential impact is LOW if—\n\n"
+    "− The loss of confidentiality, integrity, or availability could be expected to have a "
+    "limited adverse effect on organizational operations.\n\n"
+    "The potential impact is MODERATE if—\n\n"
+    "− The loss of confidentiality, integrity, or availability could be expected to have a "
+    "serious adverse effect on organizational operations.\n",
+)
+
+
+def test_a_condition_is_answered_with_the_leadin_it_hangs_on() -> None:
+    g = generate("When is the potential impact MODERATE?", IMPACT)
+    assert g.claims[0].text == (
+        "The potential impact is MODERATE if— − The loss of confidentiality, integrity, or "
+        "availability could be expected to have a serious adverse effect on organizational "
+        "operations."
+    )
+    assert_pinned(g, [IMPACT])
+
+
+def test_a_condition_question_is_answered_under_the_heading_naming_its_subject() -> None:
+    entry = passage(
+        1,
+        "10.3.5 304 Not Modified\n\n   If the client has performed a conditional GET request "
+        "and access is allowed, but the document has not been modified, the server SHOULD "
+        "respond with this status code.",
+    )
+    elsewhere = passage(
+        2,
+        "14.26 If-None-Match\n\n   The header field applies to caches. Instead, if the request "
+        "method was GET or HEAD, the server SHOULD respond with a 304 (Not Modified) response.",
+    )
+    claim = best("When does a server respond with 304 Not Modified?", elsewhere, entry)
+    assert "the document has not been modified" in claim
+
+
+def test_the_number_a_question_names_is_not_its_answer() -> None:
+    p = passage(
+        1,
+        "A client that receives a 503 response from the server should retry the request. "
+        "A client should retry a request at most 3 times before reporting the error.",
+    )
+    question = "How many times should a client retry a request after a 503 response?"
+    cues = {c.text: c.cue for c in ExtractiveGenerator().rank_sentences(question, [p])}
+    assert cues == {
+        "A client that receives a 503 response from the server should retry the request.": 0.0,
+        "A client should retry a request at most 3 times before reporting the error.": 1.0,
+    }
+
+
+def test_a_footnote_is_quoted_without_its_number() -> None:
+    p = passage(
+        1,
+        "Organizations must achieve adequate security for their information systems.\n"
+        "6 The Office of Management and Budget Circular A-130 defines adequate security as "
+        "security commensurate with the risk and the magnitude of harm.\n",
+    )
+    g = generate("What is adequate security commensurate with?", p)
+    footnotes = [c for c in g.claims if "Circular A-130" in c.text]
+    assert footnotes and footnotes[0].text.startswith("The Office of Management")
+    assert_pinned(g, [p])
+
+
+def test_the_sixth_passage_is_read() -> None:
+    filler = [
+        passage(n, f"Topic {n} covers unrelated matters of scheduling and budgeting.")
+        for n in range(1, 6)
+    ]
+    answer = passage(6, "A loss of integrity is the unauthorized modification of information.")
+    assert best("What is a loss of integrity?", *filler, answer).startswith("A loss of integrity")
+
+
+def test_a_condition_question_names_its_subject() -> None:
+    q = parse_question("When does a server respond with 304 Not Modified?")
+    assert q.kind is QuestionKind.CONDITION
+    assert q.focus == ("304", "modif")
+    assert parse_question("When is the potential impact MODERATE?").focus == ("moderate",)
+    assert parse_question("When is the potential impact of a breach low?").focus == ()
