@@ -157,16 +157,19 @@ def run_one(
     store, db_size = _open(backend, size, url, workdir)
     out: dict[str, Any] = {"backend": backend, "target_chunks": size, "tenants": tenants}
 
-    ingest_s, chunks = 0.0, 0
+    ingest_s, ingest_cpu, chunks = 0.0, 0.0, 0
     per_tenant = max(1, size // tenants // PARAGRAPHS)
+    cpu = _cpu_clock(store)
     for n, tenant in enumerate(names):
         docs = tenant_documents(tenant, per_tenant, words, p, rng)
-        t = time.perf_counter()
+        t, c = time.perf_counter(), cpu()
         chunks += store_many(store, None, docs, tenant=tenant, batch_documents=128).chunks
         ingest_s += time.perf_counter() - t
+        ingest_cpu += cpu() - c
         if (n + 1) % 10 == 0:
             _log(f"{backend} {size}: {n + 1}/{tenants} tenants, {chunks / ingest_s:.0f} chunks/s")
     out.update(chunks=chunks, lexical_ingest_s=ingest_s, lexical_chunks_per_s=chunks / ingest_s)
+    out["lexical_chunks_per_cpu_s"] = chunks / ingest_cpu
     out["bytes_per_chunk_lexical"] = db_size() / chunks
 
     db = _pg_database(url or "", f"million_{size}", False) if backend == "postgres" else None
@@ -189,22 +192,44 @@ def run_one(
     qrng = np.random.default_rng(1)
     asked = [(i, names[int(qrng.integers(tenants))]) for i in range(len(claims))]
     embedder = Precomputed(dict(zip(claims, claim_vectors, strict=True)))
-    out["latency_ms"] = {}
+    out["latency_ms"], out["cpu_ms_per_query"] = {}, {}
+    cpu = _cpu_clock(store)
     for mode in SearchMode:
         opts = replace(SearchOptions(), mode=mode)
         for i, tenant in asked[:20]:
             retrieve(store, embedder, claims[i], tenant=tenant, k=10, options=opts)
         times = []
+        c = cpu()
         for i, tenant in asked:
             t = time.perf_counter()
             retrieve(store, embedder, claims[i], tenant=tenant, k=10, options=opts)
             times.append((time.perf_counter() - t) * 1000)
+        out["cpu_ms_per_query"][mode.value] = (cpu() - c) * 1000 / len(asked)
         out["latency_ms"][mode.value] = _pct(times)
     if backend == "postgres" and url is not None:
         out["hnsw"] = _hnsw_recall(store, url, asked, claim_vectors)
     out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     store.close()
     return out
+
+
+def _cpu_clock(store: Any) -> Any:
+    """CPU seconds so far of this process and, on PostgreSQL, of the store's server backend.
+
+    Steadier than wall time on a shared machine: other work delays a run but
+    does not add to its CPU time.
+    """
+    if not hasattr(store, "ef_search"):
+        return time.process_time
+    import psutil
+
+    backend = psutil.Process(int(store._query("SELECT pg_backend_pid()")[0][0]))
+
+    def clock() -> float:
+        used = backend.cpu_times()
+        return time.process_time() + used.user + used.system
+
+    return clock
 
 
 def _open(backend: str, size: int, url: str | None, workdir: Path, fresh: bool = True) -> Any:

@@ -14,6 +14,11 @@ Row = dict[str, Any]
 # (label, value of a result or None, format)
 METRICS: list[tuple[str, Callable[[Row], float | None], str]] = [
     ("lexical ingest (chunks/s)", lambda r: r["lexical_chunks_per_s"], "{:,.0f}"),
+    (
+        "lexical ingest (chunks per CPU-s, client + server)",
+        lambda r: r.get("lexical_chunks_per_cpu_s"),
+        "{:,.0f}",
+    ),
     ("database, lexical only (bytes/chunk)", lambda r: r["bytes_per_chunk_lexical"], "{:,.0f}"),
     ("database with vectors (bytes/chunk)", lambda r: r["bytes_per_chunk"], "{:,.0f}"),
     ("add vectors, replace_vectors (s)", lambda r: r["vectors_s"], "{:,.1f}"),
@@ -25,6 +30,14 @@ METRICS: list[tuple[str, Callable[[Row], float | None], str]] = [
     ("retrieve dense p95 (ms)", lambda r: r["latency_ms"]["dense"]["p95"], "{:.2f}"),
     ("retrieve hybrid p50 (ms)", lambda r: r["latency_ms"]["hybrid"]["p50"], "{:.2f}"),
     ("retrieve hybrid p95 (ms)", lambda r: r["latency_ms"]["hybrid"]["p95"], "{:.2f}"),
+    *[
+        (
+            f"retrieve {m} CPU per query (ms)",
+            lambda r, m=m: r.get("cpu_ms_per_query", {}).get(m),
+            "{:.2f}",
+        )
+        for m in ("lexical", "dense", "hybrid")
+    ],
     (
         "HNSW filtered recall@20, ef 40 / 100",
         lambda r: r["hnsw"]["ef100"]["recall_at_20"] if "hnsw" in r else None,
@@ -38,9 +51,11 @@ METRICS: list[tuple[str, Callable[[Row], float | None], str]] = [
     ("peak RSS of the client process (MB)", lambda r: r["peak_rss_mb"], "{:,.0f}"),
 ]
 
-PLOTTED = ["lexical ingest (chunks/s)", "database with vectors (bytes/chunk)"] + [
-    f"retrieve {m} p50 (ms)" for m in ("lexical", "dense", "hybrid")
-]
+PLOTTED = [
+    "lexical ingest (chunks per CPU-s, client + server)",
+    "database with vectors (bytes/chunk)",
+    "peak RSS of the client process (MB)",
+] + [f"retrieve {m} CPU per query (ms)" for m in ("lexical", "dense", "hybrid")]
 
 
 def _cell(label: str, r: Row, value: float | None, fmt: str) -> str:
@@ -90,9 +105,9 @@ def plot(results: list[Row], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, len(PLOTTED), figsize=(4 * len(PLOTTED), 3.6))
+    fig, axes = plt.subplots(2, 3, figsize=(12, 7))
     getters = {label: get for label, get, _ in METRICS}
-    for ax, label in zip(axes, PLOTTED, strict=True):
+    for ax, label in zip(axes.ravel(), PLOTTED, strict=True):
         for backend, marker in (("sqlite", "o-"), ("postgres", "s--")):
             rows = [r for r in results if r["backend"] == backend]
             rows.sort(key=lambda r: r["chunks"])
