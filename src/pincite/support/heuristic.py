@@ -32,6 +32,7 @@ from pincite.support.base import (
     SupportVerdict,
     Thresholds,
 )
+from pincite.support.cues import core_claim
 from pincite.support.explain import explain
 from pincite.support.scoring import (
     FEATURES,
@@ -84,11 +85,49 @@ class LogisticWeights:
 # Thresholds by `tune_thresholds` on the same dev scores: `supported` for
 # macro-F1, `partial` for 85 % precision of `unsupported` (metrics.REJECT_PRECISION).
 WEIGHTS_WITH_EMBEDDER = LogisticWeights(
-    -2.575, (1.981, -2.129, -1.304, 0.254, -1.000, -1.000, -1.500, 0.024, 1.335, 2.384)
+    -2.575,
+    (
+        1.981,
+        -2.129,
+        -1.304,
+        0.254,
+        -1.000,
+        -1.000,
+        -1.500,
+        0.024,
+        1.335,
+        2.384,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+    ),
 )
 THRESHOLDS_WITH_EMBEDDER = Thresholds(partial=0.207, supported=0.527)
 WEIGHTS_LEXICAL = LogisticWeights(
-    -1.503, (2.683, -3.307, -1.863, 0.253, -1.000, -1.000, -1.500, -0.081, 1.962, 0.000)
+    -1.503,
+    (
+        2.683,
+        -3.307,
+        -1.863,
+        0.253,
+        -1.000,
+        -1.000,
+        -1.500,
+        -0.081,
+        1.962,
+        0.000,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+    ),
 )
 THRESHOLDS_LEXICAL = Thresholds(partial=0.145, supported=0.498)
 # For LexicalOverlapChecker: tuned the same way on the same dev splits.
@@ -173,6 +212,7 @@ class HeuristicSupportChecker:
     def check(self, claim: str, passages: Sequence[SupportPassage]) -> SupportResult:
         if not passages:
             return SupportResult(SupportVerdict.UNSUPPORTED, 0.0, reasons=("no passage is cited",))
+        claim = core_claim(claim)  # "According to the text, X" claims X
         analysis, cosine = self._analyse(claim, passages)
         if not analysis.claim_terms:
             return SupportResult(
@@ -209,7 +249,7 @@ class HeuristicSupportChecker:
 
     def features(self, claim: str, passages: Sequence[SupportPassage]) -> list[float]:
         """The feature vector ``check`` scores (``scoring.FEATURES`` order); for fitting."""
-        analysis, cosine = self._analyse(claim, passages)
+        analysis, cosine = self._analyse(core_claim(claim), passages)
         return self._judge(analysis, analysis.indexes(), cosine)[2]
 
     # -- internals ---------------------------------------------------------

@@ -27,6 +27,8 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable
 
+from pincite.support.dates import date_matches, date_parts_stated, dates
+
 __all__ = [
     "CONVERTED_TOLERANCE",
     "Quantity",
@@ -174,74 +176,10 @@ _ONE_UNIT = re.compile(
     re.IGNORECASE,
 )
 
-_MONTHS = {
-    m: i
-    for i, names in enumerate(
-        (
-            "january jan",
-            "february feb",
-            "march mar",
-            "april apr",
-            "may",
-            "june jun",
-            "july jul",
-            "august aug",
-            "september sep sept",
-            "october oct",
-            "november nov",
-            "december dec",
-        ),
-        1,
-    )
-    for m in names.split()
-}
-_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
-_DAY = r"(?P<d>[0-3]?\d)(?:st|nd|rd|th)?"
-_DATES = (
-    re.compile(r"\b(?P<y>\d{4})-(?P<m>[01]?\d)-(?P<d>[0-3]?\d)\b"),
-    re.compile(rf"\b(?P<month>{_MONTH})\.?\s+{_DAY}(?:,?\s+(?P<y>\d{{4}}))?\b", re.IGNORECASE),
-    re.compile(rf"\b{_DAY}\s+(?:of\s+)?(?P<month>{_MONTH})\.?(?:,?\s+(?P<y>\d{{4}}))?\b", re.I),
-    re.compile(rf"\b(?P<month>{_MONTH})\.?,?\s+(?P<y>\d{{4}})\b", re.IGNORECASE),
-)
-_SLASH_DATE = re.compile(r"\b(?P<a>[0-3]?\d)[/.](?P<b>[0-3]?\d)[/.](?P<y>\d{4})\b")
-
 
 def _unit_after(text: str, end: int) -> str:
     found = _NEXT_WORD.match(text, end)
     return _UNIT_OF.get(found.group(1).lower(), "") if found else ""
-
-
-def _date(y: int, m: int, d: int) -> Quantity | None:
-    if not (0 <= m <= 12 and 0 <= d <= 31) or (d and not m):
-        return None
-    return (float(y * 10000 + m * 100 + d), "date")
-
-
-def _dates(text: str, *, both_readings: bool) -> tuple[set[Quantity], list[tuple[int, int]]]:
-    """The dates of ``text`` and the spans they cover."""
-    found: set[Quantity] = set()
-    spans: list[tuple[int, int]] = []
-    for pattern in _DATES:
-        for match in pattern.finditer(text):
-            if any(a < match.end() and match.start() < b for a, b in spans):
-                continue
-            parts = match.groupdict()
-            month = parts.get("month")
-            m = _MONTHS[month.lower()] if month else int(parts["m"])
-            if month and (not month[0].isupper() or (month == "May" and not parts.get("y"))):
-                continue  # "may", "mar", "dec" in lower case are words; "May 5" may be a verb
-            date = _date(int(parts.get("y") or 0), m, int(parts.get("d") or 0))
-            if date is not None:
-                found.add(date)
-                spans.append(match.span())
-    for match in _SLASH_DATE.finditer(text):
-        a, b, y = int(match["a"]), int(match["b"]), int(match["y"])
-        readings = [(b, a), (a, b)] if a > 12 or both_readings else [(a, b)]  # (m, d)
-        dates = [d for d in (_date(y, m, day) for m, day in readings) if d is not None]
-        found.update(dates)
-        if dates:
-            spans.append(match.span())
-    return found, spans
 
 
 def _word_number(run: str) -> float | None:
@@ -271,7 +209,7 @@ def quantities(text: str, *, bare_scaled: bool = True) -> set[Quantity]:
     found: "2 million" is 2,000,000 only (not also a bare 2), and a date is the
     date only (not also its day, month and year numbers).
     """
-    found, date_spans = _dates(text, both_readings=bare_scaled)
+    found, date_spans = dates(text, both_readings=bare_scaled)
 
     def in_date(start: int) -> bool:
         return any(a <= start < b for a, b in date_spans)
@@ -365,17 +303,11 @@ def dimension(unit: str) -> str:
     return _UNITS[unit][0] if unit in _UNITS else ""
 
 
-def _date_matches(claimed: float, stated: float) -> bool:
-    c, s = int(claimed), int(stated)
-    parts = ((c // 10000, s // 10000), (c // 100 % 100, s // 100 % 100), (c % 100, s % 100))
-    return all(not mine or mine == theirs for mine, theirs in parts)
-
-
 def quantity_matches(claimed: Quantity, stated: Quantity) -> bool:
     """True when ``stated`` states ``claimed``: same value in the same or a converted unit."""
     (value, unit), (other, other_unit) = claimed, stated
     if unit == "date" or other_unit == "date":
-        return unit == other_unit and _date_matches(value, other)
+        return unit == other_unit and date_matches(value, other)
     if unit == other_unit or not unit or not other_unit:
         if number_matches(value, other):
             return True
@@ -393,7 +325,8 @@ def missing_numbers(claimed: Iterable[Quantity], stated: Collection[Quantity]) -
     A bare number on either side matches by value; but when the claim names a
     unit whose dimension the text also uses, only the text's quantities of that
     dimension count ("10 staff ... 7 years" does not back "10 years", "30 days"
-    backs "a month"). A claimed date needs a stated date.
+    backs "a month"). A claimed date needs a stated date, or its year and day
+    stated as numbers (a layout not parsed).
     """
     missing = []
     for quantity in claimed:
@@ -401,9 +334,13 @@ def missing_numbers(claimed: Iterable[Quantity], stated: Collection[Quantity]) -
         kind = dimension(unit)
         if unit == "date":
             pool = [s for s in stated if s[1] == "date"]
-        else:
-            same = [s for s in stated if kind and dimension(s[1]) == kind]
-            pool = same or [s for s in stated if s[1] != "date"]
+            if not any(quantity_matches(quantity, s) for s in pool) and not date_parts_stated(
+                quantity[0], stated
+            ):
+                missing.append(quantity)
+            continue
+        same = [s for s in stated if kind and dimension(s[1]) == kind]
+        pool = same or [s for s in stated if s[1] != "date"]
         if not any(quantity_matches(quantity, s) for s in pool):
             missing.append(quantity)
     return missing

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from pincite.sentences import sentence_spans
+from pincite.support import cues
 from pincite.support import features as f
 
 __all__ = [
@@ -45,6 +46,13 @@ FEATURES = (
     "entity_missing",  # share of the claim's capitalised words absent from the passages
     "length",  # log(1 + number of claim terms)
     "cosine",  # embedding cosine of claim and best embedded window (0 without an embedder)
+    "num_agree",  # share of the claim's numbers stated (in any unit), 0 when it has none
+    "role",  # cov_best when the claim's actor is swapped against the best window (cues.py)
+    "scope",  # cov_best when the claim widens what the best window narrows, or the reverse
+    "antonym",  # cov_best when the best window says the opposite of a claim word
+    "disorder",  # 1 - share of shared word pairs in the same order as in the best window
+    "cos_x_cov",  # cosine * cov_best: a paraphrase is close in meaning with few shared words
+    "neg_claim",  # cov_best when the claim is negated and the best window is not
 )
 
 
@@ -61,6 +69,7 @@ class Sentence:
     terms: frozenset[str]
     numbers: frozenset[f.Quantity]
     negated: bool
+    stems: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +86,7 @@ class Analysis:
     claim_numbers: frozenset[f.Quantity]
     claim_entities: frozenset[str]
     claim_negated: bool
+    claim_stems: tuple[str, ...]
     weights: dict[str, float]
     sentences: tuple[Sentence, ...]
 
@@ -97,7 +107,7 @@ class Analysis:
 @lru_cache(maxsize=512)
 def _passage_sentences(
     text: str,
-) -> tuple[tuple[int, int, frozenset[str], frozenset[f.Quantity], bool], ...]:
+) -> tuple[tuple[int, int, frozenset[str], frozenset[f.Quantity], bool, tuple[str, ...]], ...]:
     out = []
     for start, end in sentence_spans(text):
         sentence = text[start:end]
@@ -108,6 +118,7 @@ def _passage_sentences(
                 frozenset(f.content_terms(sentence)),
                 frozenset(f.quantities(sentence)),
                 f.negated(sentence),
+                tuple(cues.stems(sentence)),
             )
         )
     return tuple(out)
@@ -121,9 +132,9 @@ def clear_caches() -> None:
 def analyse(claim: str, passages: Sequence[str]) -> Analysis:
     """Split ``passages`` into sentences and weigh the claim's terms by their IDF over them."""
     sentences = tuple(
-        Sentence(p, start, end, terms, nums, neg)
+        Sentence(p, start, end, terms, nums, neg, stems)
         for p, text in enumerate(passages)
-        for start, end, terms, nums, neg in _passage_sentences(text)
+        for start, end, terms, nums, neg, stems in _passage_sentences(text)
     )
     claim_terms = frozenset(f.content_terms(claim))
     weights = f.idf_weights((s.terms for s in sentences), claim_terms)
@@ -132,6 +143,7 @@ def analyse(claim: str, passages: Sequence[str]) -> Analysis:
         claim_numbers=frozenset(f.quantities(claim, bare_scaled=False)),
         claim_entities=frozenset(f.entity_terms(claim)) & claim_terms,
         claim_negated=f.negated(claim),
+        claim_stems=tuple(cues.stems(claim)),
         weights=weights,
         sentences=sentences,
     )
@@ -231,7 +243,7 @@ def feature_vector(
     if best is None:  # nothing to compare with: the claim is entirely uncovered
         has_numbers = 1.0 if analysis.claim_numbers else 0.0
         return [0.0, 0.0, math.log1p(n_terms), has_numbers, 0.0, 0.0, 0.0, entity_missing,
-                math.log1p(n_terms), cosine]  # fmt: skip
+                math.log1p(n_terms), cosine, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]  # fmt: skip
     sents = analysis.sentences
     best_terms = analysis.terms_of(best.sentences)
     # A conflict is a number the claim asserts and the text around its best
@@ -253,7 +265,14 @@ def feature_vector(
         if not words or words & analysis.terms_of(group):
             stated.update(n for i in group for n in sents[i].numbers)
     missing = f.missing_numbers(analysis.claim_numbers, stated)
+    # A quantity stated in another unit ("24 hours" for "one business day")
+    # covers the claim's number and unit words too.
+    for value, unit in set(analysis.claim_numbers) - set(missing):
+        evidence_terms = evidence_terms | {f"#{value:g}", f.stem(unit)}
     best_negated = any(sents[i].negated for i in best.sentences)
+    claim_seq = analysis.claim_stems
+    best_seq = tuple(t for i in best.sentences for t in sents[i].stems)
+    n_numbers = len(analysis.claim_numbers)
     return [
         best.coverage,
         f.coverage(analysis.claim_terms, evidence_terms, analysis.weights),
@@ -265,4 +284,11 @@ def feature_vector(
         entity_missing,
         math.log1p(n_terms),
         cosine,
+        (n_numbers - len(missing)) / n_numbers if n_numbers else 0.0,
+        best.coverage * cues.role_conflict(claim_seq, best_seq),
+        best.coverage * cues.scope_conflict(claim_seq, best_seq),
+        best.coverage * cues.antonym_conflict(claim_seq, best_seq),
+        1.0 - cues.order_agreement(claim_seq, best_seq),
+        cosine * best.coverage,
+        best.coverage if analysis.claim_negated and not best_negated else 0.0,
     ]
