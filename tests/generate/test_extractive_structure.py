@@ -215,3 +215,46 @@ def test_a_condition_question_names_its_subject() -> None:
     assert q.focus == ("304", "modif")
     assert parse_question("When is the potential impact MODERATE?").focus == ("moderate",)
     assert parse_question("When is the potential impact of a breach low?").focus == ()
+
+
+def test_a_procedure_step_runs_on_to_the_sentence_that_completes_it() -> None:
+    p = passage(
+        1,
+        "Security Categorization Applied to Information Systems\n\n"
+        "Determining the security category of an information system requires more analysis "
+        "and must consider the security categories of all its information types. For an "
+        "information system, the impact values shall be the highest values (i.e., high water "
+        "mark) from among those categories.\n\nA second paragraph follows here.",
+    )
+    question = "How is the security category of an information system determined?"
+    claim = best(question, p)
+    assert claim.startswith("Determining the security category")
+    assert claim.endswith("(i.e., high water mark) from among those categories.")
+
+
+def test_a_list_question_prefers_the_sentence_that_lists() -> None:
+    p = passage(
+        1,
+        "Methods can also be idempotent when repeated requests have the same effect. "
+        "The idempotent methods are GET, HEAD, PUT and DELETE.",
+    )
+    cues = {
+        c.text: c.cue
+        for c in ExtractiveGenerator().rank_sentences("Which methods are idempotent?", [p])
+    }
+    assert cues["The idempotent methods are GET, HEAD, PUT and DELETE."] == 1.0
+    assert (
+        cues["Methods can also be idempotent when repeated requests have the same effect."] == 0.0
+    )
+
+
+def test_a_list_under_a_title_that_misses_what_is_asked_is_no_answer() -> None:
+    p = passage(
+        1,
+        "6.3.1. Retrying Requests for HTTP methods\n\n"
+        "A client MAY open a new connection for any HTTP method when a connection closes.\n"
+        "A user agent MAY retry a request for an HTTP method it sent before.\n"
+        "A proxy MUST NOT retry requests whose HTTP method is not idempotent.\n",
+    )
+    g = generate("Which HTTP methods are idempotent?", p)
+    assert len(g.claims) < 3  # not the three lines under "Retrying Requests" as a list

@@ -113,7 +113,10 @@ _ITEM_HEADING_WORDS = 4
 _NUMBERED = re.compile(r"\s*(?:\d|[A-Z]\.\d)")
 _FOOTNOTE_NUMBER = re.compile(r"\d{1,2}\s+")
 _WORD = re.compile(r"\w+")
+# "GET, HEAD, PUT and DELETE": a list given inline, in one sentence.
+_ENUMERATION = re.compile(r"\b[\w/-]+,\s+[\w/-]+(?:,\s+[\w/-]+)*,?\s+(?:and|or)\s+\w")
 _CUES = {
+    QuestionKind.LIST: _ENUMERATION,
     QuestionKind.NUMBER: _NUMBERISH,
     QuestionKind.CONDITION: _CONDITIONAL,
     QuestionKind.PROCEDURE: _PROCEDURAL,
@@ -200,7 +203,9 @@ def candidates(
             if u.role not in _CLAIMABLE:
                 continue
             definition = _definition(question, pool, p, units, u, scoring)
-            pieces, scored = _pieces(p, units, i, pool.passages, scoring, definition > 0)
+            # A definition, and a step of a procedure, often needs the sentence after it.
+            runs_on = (definition > 0 and u.first) or question.kind is QuestionKind.PROCEDURE
+            pieces, scored = _pieces(p, units, i, pool.passages, scoring, runs_on)
             drafts.append((pieces, scored, title, definition, u.role))
     if not drafts or not question.stems:
         return []
@@ -239,13 +244,14 @@ def _pieces(
     i: int,
     passages: Sequence[Passage],
     scoring: Scoring,
-    defines: bool,
+    runs_on: bool,
 ) -> tuple[tuple[Piece, ...], tuple[Piece, ...]]:
     """The pieces a claim quotes, and the pieces its score reads.
 
-    A definition's claim runs on to the sentences that complete it, but is
-    scored on its defining sentence alone, so a vacuous one ("X is an
-    evolving paradigm.") gains nothing from the sentence after it.
+    With ``runs_on`` (a definition, a procedure's step) the claim runs on to
+    the sentences that complete it within its paragraph, but is scored on its
+    first sentence alone, so a vacuous definition ("X is an evolving
+    paradigm.") gains nothing from the sentence after it.
     """
     u = units[i]
     start, end = u.start, u.end
@@ -258,7 +264,7 @@ def _pieces(
         # "6 The Office of ...": the footnote's number is the page's, not the claim's.
         start += _FOOTNOTE_NUMBER.match(p.text, start).end() - start  # type: ignore[union-attr]
     defined = end
-    if defines and u.first and u.role is Role.STATEMENT:
+    if runs_on and u.role is Role.STATEMENT:
         j = i + 1
         while j < len(units) and j - i < scoring.definition_sentences:
             nxt = units[j]
@@ -415,9 +421,12 @@ def list_items(
         for i, u in enumerate(units):
             if u.role not in TITLES or u.role is Role.LABEL:
                 continue
-            m = pool.match(question.focus, set(content_stems(p.text[u.start : u.end])))
+            title = p.text[u.start : u.end]
+            m = pool.match(question.focus, set(content_stems(title)))
             if m < scoring.term_match or m <= best[0]:
                 continue
+            if _named(question.stems, title, p, pool) < scoring.term_match:
+                continue  # "Retrying Requests" names methods, not the idempotent ones asked for
             items = _items_after(p, units, i + 1, pool, limit)
             if len(items) >= 2:
                 best = (m, items)
