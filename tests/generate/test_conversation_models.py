@@ -141,6 +141,11 @@ def test_each_follow_up_is_condensed_in_one_forced_call_then_answered(
     assert [t.standalone for t in turns] == [TURNS[0], *MODEL_STANDALONE]
     assert [r.question for r in results] == [TURNS[0], *MODEL_STANDALONE]
     assert [t.rewritten_by for t in turns] == ["asked", "model", "model"]
+    assert [(t.answer["rewrite_calls"], t.answer["generator_calls"]) for t in turns] == [
+        (0, 1),
+        (1, 1),
+        (1, 1),
+    ]
     assert [t.summary for t in turns] == ["A1", "A2", "A3"]
     for result in results:
         assert result.answer is not None, result.message
@@ -179,6 +184,7 @@ def test_a_malformed_condense_reply_falls_back_to_the_offline_rewrite(
     turn = conversation.turns()[-1]
     assert (turn.standalone, turn.rewritten_by) == (offline, "offline")
     assert turn.answer["rewrite_note"] == FALLBACK_NOTE
+    assert turn.answer["rewrite_calls"] == 1
     # The prompt still gets the stored summary: the fallback loses nothing.
     assert "Conversation so far (summary):\nA1\n" in shape.prompt(fake_api.received[2].body)
 
@@ -220,3 +226,25 @@ def test_a_real_endpoint_condenses_a_follow_up(corpus: pincite.Corpus) -> None:
     turn = conversation.turns()[-1]
     assert turn.rewritten_by == "model", turn.answer.get("rewrite_note")
     assert "invoice" in turn.standalone.casefold()
+
+
+def test_erasure_takes_an_erased_answers_words_out_of_later_model_rewrites(
+    fake_api: FakeAPI, corpus: pincite.Corpus, tmp_path: Path
+) -> None:
+    """Test double for the paid OpenAI API: a model rewrite that quoted an answer is scrubbed."""
+    shape = SHAPES[0]
+    quoting = "Who approves deleting invoices from the encrypted archive?"
+    fake_api.reply(shape.reply(TOOL_NAME, answer(ANSWERS[1], "A1")))
+    fake_api.reply(shape.reply(CONDENSE_TOOL_NAME, {"standalone_question": quoting, "summary": ""}))
+    fake_api.reply(shape.reply(TOOL_NAME, answer(ANSWERS[2], "A2")))
+    with shape.generator(fake_api) as model:
+        corpus.generator = model
+        conversation = corpus.conversation(tenant="acme")
+        conversation.ask("Where are customer invoices stored?")
+        conversation.ask(TURNS[2])
+    assert conversation.turns()[-1].standalone == quoting
+    [doc] = [d for d in corpus.documents(tenant="acme") if d.uri == "policy://retention"]
+    corpus.erase(doc.document_id, tenant="acme")
+    later = conversation.turns()[-1]
+    assert later.standalone == later.question == TURNS[2]
+    assert "encrypted archive" not in json.dumps(later.answer)

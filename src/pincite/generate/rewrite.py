@@ -155,6 +155,8 @@ class Rewritten:
     by: str
     note: str = ""
     error: str = ""
+    # Model calls made for the rewrite: 1 when ``condense`` was called, even if it failed.
+    calls: int = 0
 
 
 def rewrite_turn(
@@ -181,6 +183,6 @@ def rewrite_turn(
             note, error = FALLBACK_NOTE, str(exc)
             log.warning("%s: %s", note, error)
         else:
-            return Rewritten(got.standalone, got.summary or summary, "model")
+            return Rewritten(got.standalone, got.summary or summary, "model", calls=1)
     searched = standalone(text, [e.standalone for e in history])
-    return Rewritten(searched, summary, "offline", note, error)
+    return Rewritten(searched, summary, "offline", note, error, calls=1 if note else 0)
