@@ -246,15 +246,3 @@ def test_a_list_question_prefers_the_sentence_that_lists() -> None:
     assert (
         cues["Methods can also be idempotent when repeated requests have the same effect."] == 0.0
     )
-
-
-def test_a_list_under_a_title_that_misses_what_is_asked_is_no_answer() -> None:
-    p = passage(
-        1,
-        "6.3.1. Retrying Requests for HTTP methods\n\n"
-        "A client MAY open a new connection for any HTTP method when a connection closes.\n"
-        "A user agent MAY retry a request for an HTTP method it sent before.\n"
-        "A proxy MUST NOT retry requests whose HTTP method is not idempotent.\n",
-    )
-    g = generate("Which HTTP methods are idempotent?", p)
-    assert len(g.claims) < 3  # not the three lines under "Retrying Requests" as a list

@@ -425,8 +425,6 @@ def list_items(
             m = pool.match(question.focus, set(content_stems(title)))
             if m < scoring.term_match or m <= best[0]:
                 continue
-            if _named(question.stems, title, p, pool) < scoring.term_match:
-                continue  # "Retrying Requests" names methods, not the idempotent ones asked for
             items = _items_after(p, units, i + 1, pool, limit)
             if len(items) >= 2:
                 best = (m, items)
