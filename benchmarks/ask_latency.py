@@ -23,8 +23,8 @@ import time
 from pathlib import Path
 
 import pincite
+from pincite.answer.pipeline import answer_question
 from pincite.generate.extractive import ExtractiveGenerator
-from pincite.ground.answer import answer_question
 from pincite.support.heuristic import support_checker_for
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,7 +1,8 @@
 """Data moves one way: no module imports from a layer above its own.
 
-values/errors → embed, store → ingest, retrieve → answer (generate, support,
-ground) → facade (corpus, open, agent) → surfaces (cli, server, mcp, eval, demo).
+values/errors → embed, store → ingest, retrieve → generate, support, ground (pure
+checks) → answer (orchestration) → present → facade (corpus, open, agent) →
+surfaces (cli, server, mcp, eval, demo).
 Imports inside functions count too: a lazy import still couples the layers.
 """
 
@@ -19,6 +20,7 @@ LAYERS: dict[str, int] = {
     "errors": 0,
     "ids": 0,
     "model": 0,
+    "citation": 0,
     "tenancy": 0,
     "sentences": 0,
     # models and the store of record
@@ -27,28 +29,32 @@ LAYERS: dict[str, int] = {
     # turning files into stored versions; retrieving from the store
     "ingest": 2,
     "retrieve": 2,
-    # answering: generators, the support check, grounding
+    # generators, the support check, and the pure citation checks
     "generate": 3,
     "support": 3,
     "ground": 3,
     "chat": 3,
     "settings": 3,
+    # orchestration: the answer pipeline
+    "answer": 4,
+    # presentation: numbered sources, text and JSON of an answer
+    "present": 5,
     # the facade
-    "corpus": 4,
-    "conversation": 4,
-    "stale": 4,
-    "_open": 4,
-    "agent": 4,
-    "tools": 4,
-    "studio": 4,
+    "corpus": 6,
+    "conversation": 6,
+    "stale": 6,
+    "_open": 6,
+    "agent": 6,
+    "tools": 6,
+    "studio": 6,
     # surfaces: parse, call the facade, format
-    "demo": 5,
-    "eval": 5,
-    "cli": 5,
-    "server": 5,
-    "mcp_server": 5,
-    "integrations": 5,
-    "__init__": 5,
+    "demo": 7,
+    "eval": 7,
+    "cli": 7,
+    "server": 7,
+    "mcp_server": 7,
+    "integrations": 7,
+    "__init__": 7,
 }
 
 

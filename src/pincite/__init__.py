@@ -1,6 +1,8 @@
 """pincite: answers whose every claim is pinned to the exact characters it rests on."""
 
 from pincite._open import open
+from pincite.answer.pipeline import Outcome, SupportPolicy
+from pincite.citation import Citation, CitedAnswer, Claim, ClaimKind, Rendered
 from pincite.corpus import Answer, Corpus
 from pincite.errors import (
     ConcurrentWriteError,
@@ -18,11 +20,9 @@ from pincite.errors import (
     UngroundedCitationError,
     UnsupportedClaimError,
 )
-from pincite.ground.answer import Outcome, SupportPolicy
 from pincite.ground.check import CitationVerdict, Verdict, check_citations
-from pincite.ground.cite import Citation, CitedAnswer, Claim, ClaimKind, check_grounding, cite
+from pincite.ground.cite import check_grounding, cite
 from pincite.ground.fetch import FetchLedger, FetchOutcome, FetchStatus, fetch_evidence
-from pincite.ground.render import Rendered, render_citations
 from pincite.ground.resolve import CitationResolver, MemoryRecord, citation_attributes, excerpt
 from pincite.ingest.pipeline import IngestReport, IngestStatus
 from pincite.model import (
@@ -37,6 +37,7 @@ from pincite.model import (
     Span,
     Version,
 )
+from pincite.present.render import render_citations
 from pincite.retrieve.search import SearchMode, SearchOptions
 from pincite.settings import EmbedderSettings, GeneratorSettings
 

@@ -15,16 +15,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pincite.answer.pipeline import AnswerResult, Outcome
 from pincite.chat import ChatModel, Message, ToolCall, ToolResult, ToolSpec, Turn
+from pincite.citation import Rendered
 from pincite.corpus import Corpus
 from pincite.errors import InputError, PinciteError
 from pincite.generate.http import ModelGenerator
-from pincite.ground.answer import AnswerResult, Outcome
 from pincite.ground.check import CitationVerdict, Verdict, check_citations
 from pincite.ground.fetch import FetchLedger
-from pincite.ground.present import source_json
-from pincite.ground.render import Rendered, render_citations
 from pincite.model import Hit
+from pincite.present.answer import source_json
+from pincite.present.render import render_citations
 from pincite.tenancy import check_tenant
 
 __all__ = ["AgentResult", "ChatModel", "ToolCall", "ToolSpec", "Turn", "chat_model", "run_agent"]

@@ -21,12 +21,12 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from pincite import ids
+from pincite.answer.pipeline import AnswerResult, SupportPolicy, answer_question
 from pincite.errors import EvidenceIdError, InputError, NotFoundError
 from pincite.generate.base import Exchange, Generator
 from pincite.generate.rewrite import HISTORY_TURNS, Rewritten, rewrite_turn
-from pincite.ground.answer import AnswerResult, SupportPolicy, answer_question
-from pincite.ground.present import answer_json
 from pincite.model import Chunk
+from pincite.present.answer import answer_json
 from pincite.retrieve.search import SearchOptions
 from pincite.store.conversations import ConversationRecord, TurnRecord
 from pincite.store.erasure import ERASED_TITLE, derived_from, erased_uri

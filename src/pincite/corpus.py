@@ -12,10 +12,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pincite.answer.pipeline import AnswerResult, SupportPolicy, answer_question
 from pincite.embed.base import Embedder
 from pincite.errors import ConfigurationError, InputError, NotFoundError, PinciteError
 from pincite.generate.base import Generator
-from pincite.ground.answer import AnswerResult, SupportPolicy, answer_question
 from pincite.ground.fetch import FetchLedger, FetchOutcome, fetch_evidence
 from pincite.ingest.files import source_files
 from pincite.ingest.parse import SUPPORTED_SUFFIXES, parse_bytes, parse_file
@@ -322,7 +322,7 @@ class Corpus:
 
     def render(self, answer: Answer) -> str:
         """The answer as people read it: claims with [n] markers, then exact excerpts."""
-        from pincite.ground.present import format_answer
+        from pincite.present.answer import format_answer
 
         return format_answer(answer, self.store)
 

@@ -11,8 +11,8 @@ from rich.console import Console
 from rich.text import Text
 
 from pincite._open import open as open_corpus
-from pincite.ground.present import format_answer
 from pincite.ground.resolve import CitationResolver
+from pincite.present.answer import format_answer
 
 TENANT = "demo"
 RFC_TITLE = "RFC 7230 - Hypertext Transfer Protocol (HTTP/1.1): Message Syntax and Routing"

@@ -25,7 +25,7 @@ from pincite.errors import PinciteError
 from pincite.generate.base import Generator
 from pincite.ground.check import Verdict, check_citations
 from pincite.ground.fetch import FetchLedger
-from pincite.ground.present import answer_json, format_answer
+from pincite.present.answer import answer_json, format_answer
 from pincite.tenancy import check_tenant
 
 __all__ = ["build_server", "serve_stdio"]

@@ -22,10 +22,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pincite.citation import Citation, ClaimKind
 from pincite.corpus import Answer, Corpus
 from pincite.errors import InputError, UngroundedCitationError
 from pincite.ground.check import CitationVerdict, Verdict, check_citations
-from pincite.ground.cite import Citation, ClaimKind
 from pincite.ground.fetch import FetchLedger
 from pincite.ground.resolve import excerpt
 from pincite.model import Hit

@@ -336,7 +336,7 @@ def test_a_real_openai_compatible_endpoint(store: Path, questions: Path) -> None
 def test_flag_policy_lets_attributability_show_unsupported_claims(
     store: Path, policy: str, answered: bool
 ) -> None:
-    from pincite.ground.answer import SupportPolicy
+    from pincite.answer.pipeline import SupportPolicy
 
     wrong = "Billing records are kept for ninety days after the account closes."
     body = recording("openai_tool_call.json")

@@ -14,10 +14,10 @@ from collections.abc import Iterator
 import pytest
 
 import pincite
+from pincite.answer.pipeline import AnswerResult, answer_question
 from pincite.corpus import Corpus
 from pincite.embed.base import Embedder
 from pincite.generate.extractive import ExtractiveGenerator
-from pincite.ground.answer import AnswerResult, answer_question
 from pincite.ground.fetch import fetch_evidence
 from shared_paths import DOCUMENTS
 

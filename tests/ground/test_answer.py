@@ -9,6 +9,15 @@ from collections.abc import Sequence
 import pytest
 
 from pincite import ids
+from pincite.answer.pipeline import (
+    NOTHING_RELEVANT,
+    Outcome,
+    answer_question,
+    build_answer,
+    check_quotes,
+    passages_for,
+)
+from pincite.citation import CitedAnswer, Claim
 from pincite.corpus import Corpus
 from pincite.errors import (
     ConfigurationError,
@@ -19,15 +28,7 @@ from pincite.errors import (
 )
 from pincite.generate.base import GeneratedClaim, Generation, Passage
 from pincite.generate.extractive import ExtractiveGenerator
-from pincite.ground.answer import (
-    NOTHING_RELEVANT,
-    Outcome,
-    answer_question,
-    build_answer,
-    check_quotes,
-    passages_for,
-)
-from pincite.ground.cite import CitedAnswer, Claim, check_grounding, cite, cite_hit
+from pincite.ground.cite import check_grounding, cite, cite_hit
 from pincite.ground.resolve import CitationResolver, MemoryRecord, citation_attributes, excerpt
 from pincite.retrieve.search import SearchMode, SearchOptions
 from pincite.support import SupportVerdict
@@ -259,7 +260,7 @@ def test_renderer_case_valid_source_that_does_not_support_the_claim(
     acme: Corpus, embedder: object
 ) -> None:
     """The citation resolves, but the passage says seven years, not ten: rejected."""
-    from pincite.ground.answer import SupportPolicy
+    from pincite.answer.pipeline import SupportPolicy
     from pincite.support import HeuristicSupportChecker, SupportVerdict
 
     checker = HeuristicSupportChecker(embedder)  # type: ignore[arg-type]
@@ -322,7 +323,7 @@ def test_conflicts_are_reported_with_each_sides_source(acme: Corpus) -> None:
     [conflict] = result.conflicts
     assert conflict.description == "the policies disagree on invoice retention"
     assert len(conflict.citations) == 2  # number 40 is out of range and dropped
-    from pincite.ground.present import format_answer
+    from pincite.present.answer import format_answer
 
     text = format_answer(result, acme.store)
     assert "Conflict: the policies disagree" in text and "Old policy" in text
@@ -338,7 +339,7 @@ def test_answer_path_emits_an_opentelemetry_span_without_text(acme: Corpus) -> N
     provider = TracerProvider()
     provider.add_span_processor(SimpleSpanProcessor(exporter))
     tracer = provider.get_tracer("test")
-    import pincite.ground.telemetry as telemetry
+    import pincite.answer.telemetry as telemetry
 
     original = trace.get_tracer
     trace.get_tracer = lambda *a, **k: tracer  # type: ignore[assignment]

@@ -10,7 +10,7 @@ from pincite import ids
 from pincite.corpus import Corpus
 from pincite.ground.check import Verdict, check_citations, find_ids
 from pincite.ground.fetch import FetchLedger, FetchStatus
-from pincite.ground.render import render_citations
+from pincite.present.render import render_citations
 
 TEXT_A = "Passwords must be rotated every 90 days.\n\nAdmins use hardware keys."
 TEXT_B = "Laptops are encrypted with full-disk encryption."

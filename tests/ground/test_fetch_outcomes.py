@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 from pincite import ids
+from pincite.citation import CitedAnswer, Claim
 from pincite.corpus import Corpus
 from pincite.errors import InputError, UngroundedCitationError
-from pincite.ground.cite import CitedAnswer, Claim, check_grounding, cite
+from pincite.ground.cite import check_grounding, cite
 from pincite.ground.fetch import FetchLedger, FetchStatus, _covered, fetch_evidence
 from pincite.model import Chunk
 

@@ -12,6 +12,7 @@ import dataclasses
 import pytest
 
 from pincite import ids
+from pincite.citation import Citation, CitedAnswer, Claim
 from pincite.corpus import Corpus
 from pincite.errors import (
     ConfigurationError,
@@ -20,9 +21,6 @@ from pincite.errors import (
     UngroundedCitationError,
 )
 from pincite.ground.cite import (
-    Citation,
-    CitedAnswer,
-    Claim,
     Retrieved,
     check_grounding,
     citation_id_for,

@@ -7,11 +7,12 @@ import re
 import pytest
 
 from pincite.agent import AgentResult
+from pincite.answer.pipeline import AnswerResult, Outcome
+from pincite.citation import INFERENCE_LABEL, CitedAnswer, Claim, ClaimKind
 from pincite.corpus import Corpus
-from pincite.ground.answer import AnswerResult, Outcome
-from pincite.ground.cite import INFERENCE_LABEL, CitedAnswer, Claim, ClaimKind, Retrieved, cite
-from pincite.ground.present import answer_json, format_answer
-from pincite.ground.render import render_citations
+from pincite.ground.cite import Retrieved, cite
+from pincite.present.answer import answer_json, format_answer
+from pincite.present.render import render_citations
 from pincite.retrieve.search import SearchMode, SearchOptions
 from pincite.server.present import answer_out
 

@@ -12,17 +12,10 @@ import dataclasses
 import pytest
 
 from pincite import ids
+from pincite.citation import Citation, CitedAnswer, Claim
 from pincite.corpus import Corpus
 from pincite.errors import UngroundedCitationError
-from pincite.ground.cite import (
-    Citation,
-    CitedAnswer,
-    Claim,
-    Retrieved,
-    check_grounding,
-    cite,
-    cite_hit,
-)
+from pincite.ground.cite import Retrieved, check_grounding, cite, cite_hit
 from pincite.retrieve.search import SearchMode, SearchOptions
 
 POLICY = (

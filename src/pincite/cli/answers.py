@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from pincite.answer.pipeline import SupportPolicy
 from pincite.cli.common import (
     F,
     db_option,
@@ -17,8 +18,7 @@ from pincite.cli.common import (
 )
 from pincite.cli.embedding import with_coverage
 from pincite.generate import GENERATORS
-from pincite.ground.answer import SupportPolicy
-from pincite.ground.present import answer_json, format_answer
+from pincite.present.answer import answer_json, format_answer
 from pincite.settings import GeneratorSettings
 
 generator_options = [

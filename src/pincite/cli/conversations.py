@@ -18,7 +18,7 @@ from pincite.cli.common import (
     print_json,
     tenant_option,
 )
-from pincite.ground.present import answer_json, format_answer
+from pincite.present.answer import answer_json, format_answer
 from pincite.settings import GeneratorSettings
 
 _QUIT = {"/quit", "/exit", ":q"}

@@ -251,9 +251,9 @@ def eval_qa(
     span on the gold passage, gold answer inside the cited text, each claim's
     support verdict; refusals of unanswerable questions; latency per stage.
     """
+    from pincite.answer.pipeline import SupportPolicy
     from pincite.eval.qa import load_questions, run_qa_eval
     from pincite.eval.qa_report import check_plotting, report_tables, write_html
-    from pincite.ground.answer import SupportPolicy
 
     items = load_questions(questions)
     if html_file is not None:

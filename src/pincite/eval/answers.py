@@ -17,11 +17,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pincite._open import open as open_corpus
+from pincite.answer.pipeline import answer_question, passages_for
 from pincite.corpus import Corpus
 from pincite.embed.base import Embedder
 from pincite.eval.squad import SquadQuestion, load_squad
 from pincite.generate.extractive import ExtractiveConfig, ExtractiveGenerator
-from pincite.ground.answer import answer_question, passages_for
 from pincite.ground.cite import cite
 from pincite.ground.fetch import fetch_evidence
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from pincite.answer.pipeline import AnswerResult, SupportPolicy, answer_question
 from pincite.embed.base import Embedder
 from pincite.errors import InputError
 from pincite.eval.qa_metrics import (
@@ -35,7 +36,6 @@ from pincite.eval.qa_metrics import (
 from pincite.eval.qa_timing import Clock, TimedEmbedder, TimedGenerator, TimedSource
 from pincite.generate.base import Generator, Passage
 from pincite.generate.extractive import ExtractiveGenerator
-from pincite.ground.answer import AnswerResult, SupportPolicy, answer_question
 from pincite.model import DocumentStatus, RetrievalResult
 from pincite.retrieve.search import SearchMode, SearchOptions, retrieve
 from pincite.store.base import Store

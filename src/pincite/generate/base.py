@@ -2,7 +2,7 @@
 
 A generator sees numbered passages and answers by pointing at their numbers.
 What it returns is untrusted: numbers are mapped to passages by enumeration in
-``pincite.ground.answer``; nothing here is ever used as an index or a span.
+``pincite.answer.pipeline``; nothing here is ever used as an index or a span.
 """
 
 from __future__ import annotations

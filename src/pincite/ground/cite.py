@@ -1,7 +1,8 @@
-"""cite, CitedAnswer and check_grounding: citations are built from retrieval, never from text.
+"""cite and check_grounding: citations are built from retrieval, never from text.
 
-A ``Citation`` is made by :func:`cite` from a stored chunk that retrieval
-returned; a model only ever points at one by its number or its id.
+A ``Citation`` (a value, :mod:`pincite.citation`) is made by :func:`cite`
+from a stored chunk that retrieval returned; a model only ever points at one by
+its number or its id.
 :func:`check_grounding` then raises at the first citation that does not hold,
 and never repairs an answer.
 """
@@ -11,97 +12,17 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 
 from pincite import ids
+from pincite.citation import Citation, CitedAnswer, ClaimKind, Locator
 from pincite.errors import (
     ConfigurationError,
     TenantCrossingError,
     UncitedClaimError,
     UngroundedCitationError,
 )
-from pincite.model import Branches, Hit, RetrievalResult
+from pincite.model import Hit, RetrievalResult
 from pincite.store.base import Store
-
-
-@dataclass(frozen=True, slots=True)
-class Locator:
-    uri: str
-    title: str
-    pages: tuple[int, ...] = ()
-    page_label: str | None = None
-    section: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Citation:
-    """One retrieved passage (or a sentence inside it), pinned to its version."""
-
-    citation_id: str
-    evidence_id: str
-    document_id: str
-    document_version: str
-    chunk_id: str
-    span: tuple[int, int]
-    tenant: str
-    score: float
-    branches: Branches
-    retrieved_at: str
-    locator: Locator
-    superseded: bool = False
-
-    @property
-    def hash16(self) -> str:
-        return self.document_version[:16]
-
-
-# How every rendering marks an inference claim; one spelling everywhere.
-INFERENCE_LABEL = "(Inference)"
-
-
-class ClaimKind(StrEnum):
-    FACT = "fact"
-    INFERENCE = "inference"
-
-
-@dataclass(frozen=True, slots=True)
-class Claim:
-    text: str
-    citation_ids: tuple[str, ...] = ()
-    kind: ClaimKind = ClaimKind.FACT
-    quote: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class CitedAnswer:
-    """Claims and the citations they rest on (many-to-many; citation ids unique)."""
-
-    claims: tuple[Claim, ...]
-    citations: tuple[Citation, ...]
-
-    def __post_init__(self) -> None:
-        seen: set[str] = set()
-        for c in self.citations:
-            if c.citation_id in seen:
-                raise ValueError(f"duplicate citation id {c.citation_id!r}")
-            seen.add(c.citation_id)
-
-    @property
-    def text(self) -> str:
-        return " ".join(
-            c.text if c.kind is ClaimKind.FACT else f"{INFERENCE_LABEL} {c.text}"
-            for c in self.claims
-        )
-
-    def citation(self, citation_id: str) -> Citation | None:
-        return next((c for c in self.citations if c.citation_id == citation_id), None)
-
-    def sources(self, claim: Claim) -> list[Citation]:
-        return [c for cid in claim.citation_ids if (c := self.citation(cid)) is not None]
-
-    def provenance(self) -> list[str]:
-        """Every citation id some claim rests on, in first-use order."""
-        return list(dict.fromkeys(cid for claim in self.claims for cid in claim.citation_ids))
 
 
 def citation_id_for(evidence_id: str) -> str:

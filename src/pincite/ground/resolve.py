@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pincite.citation import Citation
 from pincite.errors import NotFoundError
-from pincite.ground.cite import Citation
 from pincite.ground.fetch import FetchStatus, fetch_evidence
 from pincite.store.base import Store
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pincite.answer.pipeline import SupportPolicy
 from pincite.corpus import Corpus
-from pincite.ground.answer import SupportPolicy
 from pincite.ground.fetch import FetchLedger
 from pincite.integrations._extra import MissingExtraError
 from pincite.tenancy import check_tenant

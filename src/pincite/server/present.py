@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pincite.ground.answer import AnswerResult
-from pincite.ground.present import answer_json, rendered_answer
+from pincite.answer.pipeline import AnswerResult
+from pincite.present.answer import answer_json, rendered_answer
 from pincite.server.schemas import AnswerOut, SourceOut
 
 

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from pincite.errors import GroundingError, NotFoundError, UncitedClaimError
-from pincite.generate.base import Generator
-from pincite.ground.answer import (
+from pincite.answer.pipeline import (
     SupportPolicy,
     build_answer,
     check_quotes,
     check_support,
     passages_for,
 )
-from pincite.ground.cite import Citation, CitedAnswer, Claim, check_grounding, cite, cite_hit
+from pincite.citation import Citation, CitedAnswer, Claim
+from pincite.errors import GroundingError, NotFoundError, UncitedClaimError
+from pincite.generate.base import Generator
+from pincite.ground.cite import check_grounding, cite, cite_hit
 from pincite.model import Document, Hit, RetrievalResult, Version
 from pincite.store.base import Store
 from pincite.studio.extract import MAX_ITEMS, PICKERS, sentences_of

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from pincite.citation import Citation
 from pincite.errors import InputError
-from pincite.ground.cite import Citation
 from pincite.support.base import SupportVerdict
 
 LEGAL_DISCLAIMER = (

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pincite.ground.answer import AnswerResult
-from pincite.ground.cite import Citation
+from pincite.answer.pipeline import AnswerResult
+from pincite.citation import Citation, Rendered, Source
 from pincite.ground.fetch import FetchStatus, fetch_evidence
-from pincite.ground.render import Rendered, Source, render_answer
+from pincite.present.render import render_answer
 from pincite.store.base import Store
 
 

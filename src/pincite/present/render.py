@@ -12,55 +12,11 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from pincite.citation import INFERENCE_LABEL, Citation, CitedAnswer, ClaimKind, Rendered, Source
 from pincite.ground.check import CANDIDATE, clean
-from pincite.ground.cite import INFERENCE_LABEL, Citation, CitedAnswer, ClaimKind
 from pincite.ground.fetch import FetchOutcome, FetchStatus
 
 _RENDERABLE = {FetchStatus.OK, FetchStatus.TRUNCATED, FetchStatus.PARTIAL}
-
-
-@dataclass(frozen=True, slots=True)
-class Source:
-    """One numbered (document, version), shown as its first cited passage locates it."""
-
-    number: int
-    title: str
-    uri: str
-    hash16: str
-    superseded: bool
-    evidence_ids: tuple[str, ...]
-    pages: tuple[int, ...] = ()
-    section: tuple[str, ...] = ()
-
-    @property
-    def is_link(self) -> bool:
-        return self.uri.startswith(("http://", "https://"))
-
-    def line(self, link: str | None = None) -> str:
-        """``[n] title — version …``; the title links to ``link`` when one is given."""
-        head = f"[{self.number}] "
-        head += f"[{_md(self.title)}]({link})" if link else self.title
-        head += f" — version {self.hash16}"
-        if self.superseded:
-            head += " (superseded version)"
-        if self.pages:
-            head += f", p. {','.join(map(str, self.pages))}"
-        if self.section:
-            head += f", § {' > '.join(self.section)}"
-        return head
-
-
-@dataclass(frozen=True, slots=True)
-class Rendered:
-    text: str
-    sources: tuple[Source, ...]
-    unresolved: tuple[str, ...] = ()
-
-    def __str__(self) -> str:
-        if not self.sources:
-            return self.text
-        lines = (s.line(s.uri if s.is_link else None) for s in self.sources)
-        return self.text + "\n\nSources:\n" + "\n".join(lines)
 
 
 @dataclass(slots=True)
@@ -144,8 +100,3 @@ def render_answer(answer: CitedAnswer, notes: Mapping[int, str] | None = None) -
 def _source_of(c: Citation) -> Source:
     loc = c.locator
     return Source(0, loc.title, loc.uri, c.hash16, c.superseded, (), loc.pages, loc.section)
-
-
-def _md(text: str) -> str:
-    """A title safe inside a Markdown link label."""
-    return text.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")

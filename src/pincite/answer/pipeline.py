@@ -6,6 +6,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from pincite import ids
+from pincite.answer.source import AnswerSource
+from pincite.answer.telemetry import answer_span
+from pincite.citation import Citation, CitedAnswer, Claim, ClaimKind, Rendered
 from pincite.errors import (
     EvidenceIdError,
     GroundingError,
@@ -13,22 +16,8 @@ from pincite.errors import (
     UnsupportedClaimError,
 )
 from pincite.generate.base import Generation, Generator, Passage
-from pincite.ground.cite import (
-    Citation,
-    CitedAnswer,
-    Claim,
-    ClaimKind,
-    Retrieved,
-    check_grounding,
-    citations_from,
-    cite,
-    cite_hit,
-    unique,
-)
-from pincite.ground.render import Rendered
+from pincite.ground.cite import Retrieved, check_grounding, citations_from, cite, cite_hit, unique
 from pincite.ground.resolve import citation_attributes
-from pincite.ground.source import AnswerSource
-from pincite.ground.telemetry import answer_span
 from pincite.model import Hit
 from pincite.retrieve.search import SearchOptions
 from pincite.support.base import SupportChecker, SupportPassage, SupportResult, SupportVerdict

@@ -1,0 +1,1 @@
+"""Answering: the retrieve-generate-check pipeline and what it returns."""

@@ -1,0 +1,1 @@
+"""Presentation: answers and citations as numbered text, JSON and source lists."""
