@@ -144,3 +144,19 @@ def test_a_store_that_keeps_no_vectors_is_an_error_not_a_loop(corpus: Corpus) ->
     corpus.ingest_text(TEXT, uri="u://birds", tenant="acme", embed=False)
     with pytest.raises(PinciteError, match="did not keep"):
         embed_pending(_Forgetful(corpus.store), corpus.embedder, "acme")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("embed_now", [True, False])
+def test_a_one_chunk_document_is_embedded_once_for_both_vectors(
+    address: str, embed_now: bool
+) -> None:
+    counting = CountingEmbedder()
+    with pincite.open(address, embedder=counting) as c:
+        report = c.ingest_text(PARAGRAPHS[0], uri="u://one", tenant="acme", embed=embed_now)
+        if not embed_now:
+            assert embed_pending(c.store, counting, "acme") == 1  # with its routing vector
+        assert report.chunks == 1 and len(counting.texts) == 1
+        dense, routing = c.store.dense_index("acme"), c.store.routing_index("acme")
+        assert routing.document_ids == (report.document_id,)
+        assert np.array_equal(dense.matrix[0], routing.matrix[0])
+        assert c.store.vector_coverage("acme") == (1, 1)
