@@ -38,20 +38,50 @@ ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 MUTMUT="${MUTMUT:-$ROOT/.venv/bin/mutmut}"
 [ -x "$MUTMUT" ] || { echo "mutmut not found: pip install -e '.[mutation]'" >&2; exit 2; }
 
-# group → files to mutate | tests that exercise them (subprocess-based tests are
+# group → guards to mutate | tests that exercise them (subprocess-based tests are
 # left out: a CLI, server or MCP child process would import the unmutated code).
-declare -A FILES TESTS
-FILES[ground]="src/pincite/ids.py src/pincite/ground/cite.py src/pincite/ground/check.py src/pincite/ground/fetch.py"
+# A guard is `path` (every function in the file) or `path:name,Class.method,...`
+# (only those functions): the stores' infrastructure (connections, migrations,
+# meta rows) is not a guard, and mutating it would only slow the run.
+declare -A GUARDS TESTS
+GUARDS[ground]="src/pincite/ids.py src/pincite/ground/cite.py src/pincite/ground/check.py src/pincite/ground/fetch.py"
 TESTS[ground]="tests/test_ids.py tests/test_ids_errors.py tests/ground tests/agent tests/test_documents_corpus.py tests/support/test_base.py"
-FILES[stores]="src/pincite/store/sqlite/search.py src/pincite/store/sqlite/store.py src/pincite/store/postgres/search.py src/pincite/store/postgres/store.py src/pincite/tenancy.py"
+# The tenant filters: every store read or write that takes a tenant, both backends,
+# and the one rule for tenant names.
+GUARDS[stores]="src/pincite/tenancy.py
+src/pincite/store/sqlite/store.py:SQLiteStore.tenants,SQLiteStore.find_document,SQLiteStore.list_documents,SQLiteStore.documents_by_id,SQLiteStore.current_hash,SQLiteStore.versions,SQLiteStore.version,SQLiteStore.chunks,SQLiteStore.chunk,SQLiteStore.chunks_by_id,SQLiteStore.set_status,SQLiteStore.purge
+src/pincite/store/sqlite/search.py:SQLiteSearch._fts_table,SQLiteSearch.search_lexical,SQLiteSearch.dense_index,SQLiteSearch.routing_index,SQLiteSearch.replace_vectors
+src/pincite/store/sqlite/conversations.py:SQLiteConversations.conversation,SQLiteConversations.conversations,SQLiteConversations.append_turn,SQLiteConversations.replace_turn,SQLiteConversations.turns,SQLiteConversations.delete_conversation,SQLiteConversations.memories,SQLiteConversations.delete_memory
+src/pincite/store/postgres/store.py:PostgresStore._generation,PostgresStore.tenants,PostgresStore.find_document,PostgresStore.list_documents,PostgresStore.documents_by_id,PostgresStore.current_hash,PostgresStore.versions,PostgresStore.version,PostgresStore.chunks,PostgresStore.chunk,PostgresStore.chunks_by_id,PostgresStore.set_status,PostgresStore.purge,PostgresStore.search_lexical,PostgresStore.search_dense,PostgresStore.dense_index,PostgresStore.routing_index
+src/pincite/store/postgres/search.py:lexical,dense,_candidates,_check_dimension
+src/pincite/store/postgres/conversations.py:PostgresConversations.conversation,PostgresConversations.conversations,PostgresConversations.append_turn,PostgresConversations.replace_turn,PostgresConversations.turns,PostgresConversations.delete_conversation,PostgresConversations.memories,PostgresConversations.delete_memory"
 TESTS[stores]="tests/store"
-FILES[server]="src/pincite/server/keys.py src/pincite/server/deps.py"
-TESTS[server]="tests/server/test_api_inprocess.py tests/server/test_keys.py"
+# The key check (before any body byte), the route-level tenant fallback, the keys.
+GUARDS[server]="src/pincite/server/guard.py src/pincite/server/keys.py src/pincite/server/deps.py:require_tenant"
+TESTS[server]="tests/server/test_api_inprocess.py tests/server/test_keys.py tests/server/test_hardening.py tests/server/test_conversations_api.py tests/server/test_workspace_inprocess.py"
 
 groups=("$@")
 [ ${#groups[@]} -gt 0 ] || groups=(ground stores server)
 for group in "${groups[@]}"; do
-    [ -n "${FILES[$group]:-}" ] || { echo "unknown group '$group' (ground, stores, server)" >&2; exit 2; }
+    [ -n "${GUARDS[$group]:-}" ] || { echo "unknown group '$group' (ground, stores, server)" >&2; exit 2; }
+    files=() names=()
+    for guard in ${GUARDS[$group]}; do
+        path="${guard%%:*}"
+        files+=("$path")
+        module="${path#src/}"
+        module="${module%.py}"
+        module="${module//\//.}"
+        if [[ "$guard" == *:* ]]; then
+            IFS=, read -ra funcs <<<"${guard#*:}"
+            for f in "${funcs[@]}"; do
+                # mutmut's mutant names: module.x_func__mutmut_N, module.xǁClassǁmethod__mutmut_N
+                if [[ "$f" == *.* ]]; then names+=("$module.xǁ${f%%.*}ǁ${f#*.}__mutmut_*")
+                else names+=("$module.x_${f}__mutmut_*"); fi
+            done
+        else
+            names+=("$module.*")
+        fi
+    done
     work="$(mktemp -d "${TMPDIR:-/tmp}/pincite-mutation-$group.XXXX")"
     # The working tree as it is (tracked and new files), without ignored build output.
     (cd "$ROOT" && git ls-files -co --exclude-standard -z | xargs -0 cp --parents -t "$work")
@@ -59,7 +89,7 @@ for group in "${groups[@]}"; do
         echo "[mutmut]"
         echo "source_paths = src"
         echo "only_mutate ="
-        for f in ${FILES[$group]}; do echo "    $f"; done
+        for f in "${files[@]}"; do echo "    $f"; done
         echo "pytest_add_cli_args_test_selection ="
         for t in ${TESTS[$group]}; do echo "    $t"; done
         echo "pytest_add_cli_args ="
@@ -67,17 +97,33 @@ for group in "${groups[@]}"; do
         echo "    no:cacheprovider"
     } >"$work/setup.cfg"
     # mutmut reads [tool.mutmut] from pyproject.toml before setup.cfg; there is none.
-    echo "== $group: mutating ${FILES[$group]} (in $work)"
-    (cd "$work" && "$MUTMUT" run --max-children 1 >mutmut.log 2>&1) || {
+    echo "== $group: ${#names[@]} guards in ${files[*]} (in $work)"
+    (cd "$work" && "$MUTMUT" run --max-children 1 "${names[@]}" >mutmut.log 2>&1) || {
         tail -20 "$work/mutmut.log" >&2
         exit 1
     }
-    (cd "$work" && "$MUTMUT" export-cicd-stats >/dev/null && python3 - <<'EOF'
-import json
-s = json.load(open("mutants/mutmut-cicd-stats.json"))
-print(f"mutants {s['total']}  killed {s['killed']}  survived {s['survived']}  "
-      f"timeout {s['timeout']}  no tests {s['no_tests']}  skipped {s['skipped']}")
+    # Count only the chosen guards' mutants (mutmut's own stats count every mutant of the files).
+    (cd "$work" && "$MUTMUT" results --all true >results.txt && python3 - "${names[@]}" <<'EOF'
+import collections
+import fnmatch
+import sys
+
+patterns = sys.argv[1:]
+status = {}
+for line in open("results.txt", encoding="utf-8"):
+    name, _, state = line.strip().rpartition(": ")
+    if name and any(fnmatch.fnmatchcase(name, p) for p in patterns):
+        status[name] = state
+counts = collections.Counter(status.values())
+known = ("killed", "survived", "timeout", "no tests")
+print(
+    f"mutants {len(status)}  killed {counts['killed']}  survived {counts['survived']}  "
+    f"timeout {counts['timeout']}  no tests {counts['no tests']}  "
+    f"other {len(status) - sum(counts[k] for k in known)}"
+)
+for name, state in sorted(status.items()):
+    if state != "killed":
+        print(f"    {name}: {state}")
 EOF
     )
-    (cd "$work" && "$MUTMUT" results | sed 's/^/    /')
 done
