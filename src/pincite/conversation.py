@@ -148,7 +148,8 @@ class Conversation:
         ``generator`` answers instead of the corpus's own (a server's, say).
         A model generator that offers ``condense`` rewrites a follow-up first
         (one forced tool call, then the answer call); if its reply is unusable
-        the offline rewrite is searched and ``last_rewrite.note`` says why.
+        the offline rewrite is searched and ``last_rewrite`` says so (``note``)
+        and why (``error``).
         Raises ``NotFoundError`` when the conversation was deleted meanwhile and
         ``ConcurrentWriteError`` when another writer appended a turn first.
         """
@@ -182,6 +183,8 @@ class Conversation:
         data["asked"] = question.strip()
         data["standalone"] = searched
         data["rewrite"] = rewritten.by
+        # Beside ``generator_calls`` (the answer and its repair): the model's cost of the turn.
+        data["rewrite_calls"] = rewritten.calls
         if rewritten.note:
             data["rewrite_note"] = rewritten.note
         data["running_summary"] = _running_summary(summary, result, searched)
@@ -277,7 +280,8 @@ def scrub_turns(
     A claim is written from the passages it cites (the extractive generator
     quotes them), so a claim citing an id of ``document_id`` for which
     ``gone`` holds loses its text and quote; the running summaries from that
-    turn on are cleared, since each carries earlier answers forward; the
+    turn on are cleared, since each carries earlier answers forward, and a
+    later standalone question a model wrote becomes the question as asked; the
     locators lose what the store's erasure blanks (``erased_texts`` is the
     erased chunk's text, ``None`` for the whole document). Evidence
     ids stay, so an audit still sees what the answer rested on (invariant 7).
@@ -297,8 +301,15 @@ def scrub_turns(
                 if c.get("document_id") == document_id and gone(str(c.get("evidence_id")))
             }
             for c in cites:
-                if c.get("document_id") == document_id:
-                    _blank_locator(c, erased_texts, taken=c["evidence_id"] in taken)
+                if c.get("document_id") == document_id and isinstance(c.get("locator"), dict):
+                    _blank_locator(
+                        c["locator"], document_id, erased_texts, taken=c["evidence_id"] in taken
+                    )
+            # The numbered sources repeat each cited document's title, uri and section.
+            for source in data.get("sources", []):
+                eids = [str(e) for e in source.get("evidence_ids", [])]
+                if any(_document_of(e) == document_id for e in eids):
+                    _blank_locator(source, document_id, erased_texts, taken=bool(taken & set(eids)))
             if taken:
                 by_id = {c["citation_id"]: c["evidence_id"] for c in cites}
                 for claim in data.get("claims", []):
@@ -311,6 +322,9 @@ def scrub_turns(
                     scrubbed_from = record.seq
             if scrubbed_from is not None:
                 data["running_summary"] = data["summary"] = ""
+                if record.seq > scrubbed_from and data.get("rewrite") == "model":
+                    # A model's standalone question may carry words of an erased answer.
+                    data["standalone"] = data["question"] = data.get("asked", "")
             if data != record.payload():
                 text = json.dumps(data, ensure_ascii=False)
                 store.replace_turn(
@@ -320,14 +334,21 @@ def scrub_turns(
     return changed
 
 
+def _document_of(evidence_id: str) -> str | None:
+    try:
+        return ids.decode(evidence_id).document_id
+    except EvidenceIdError:
+        return None
+
+
 def _blank_locator(
-    citation: dict[str, Any], erased_texts: Sequence[str] | None, *, taken: bool
+    locator: dict[str, Any],
+    document_id: str,
+    erased_texts: Sequence[str] | None,
+    *,
+    taken: bool,
 ) -> None:
     """The store's erasure rules (``pincite.store.erasure``) applied to a stored locator."""
-    locator = citation.get("locator")
-    if not isinstance(locator, dict):
-        return
-    document_id = str(citation.get("document_id"))
     if erased_texts is None:
         locator["title"], locator["uri"], locator["section"] = (
             ERASED_TITLE,
