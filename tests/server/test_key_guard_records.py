@@ -147,3 +147,41 @@ def test_a_streamed_body_past_the_limit_closes_the_connection(corpus: Corpus) ->
     assert r.status_code == 413
     assert r.json() == {"error": {"code": "payload_too_large", "message": too_large(4096)}}
     assert r.headers["connection"] == "close"
+
+
+def test_a_key_carries_32_random_bytes(corpus: Corpus) -> None:
+    key = keys.create_key(corpus.store, "acme")
+    assert key.startswith("pk_") and len(key) == 3 + 43  # token_urlsafe(32): 43 characters
+
+
+def test_creation_times_are_utc_with_microseconds(corpus: Corpus) -> None:
+    keys.create_key(corpus.store, "acme")
+    created = keys.list_keys(corpus.store)[0].created_at
+    assert created.endswith("+00:00") and len(created) == len("2026-01-01T00:00:00.000000+00:00")
+
+
+def test_keys_list_in_creation_order_whatever_their_hashes(corpus: Corpus) -> None:
+    tenants = [f"t{i}" for i in range(8)]
+    for tenant in tenants:
+        keys.create_key(corpus.store, tenant)
+    assert [k.tenant for k in keys.list_keys(corpus.store)] == tenants
+
+
+def test_a_key_id_is_the_first_12_hex_digits_of_the_hash(corpus: Corpus) -> None:
+    key = keys.create_key(corpus.store, "acme")
+    assert keys.list_keys(corpus.store)[0].key_id == keys.key_hash(key)[:12]
+
+
+def test_a_viewer_session_digest_names_its_tenant_while_the_key_lives(corpus: Corpus) -> None:
+    key = keys.create_key(corpus.store, "acme")
+    digest = keys.key_hash(key)
+    assert keys.tenant_for_digest(corpus.store, digest) == "acme"
+    assert keys.tenant_for_digest(corpus.store, "0" * 64) is None
+    keys.revoke_key(corpus.store, key)
+    assert keys.tenant_for_digest(corpus.store, digest) is None
+
+
+def test_a_key_with_a_lone_surrogate_is_simply_unknown(corpus: Corpus) -> None:
+    # A command-line argument can carry one (undecodable bytes); it is no crash.
+    assert keys.tenant_for(corpus.store, "pk_\udcff") is None
+    assert keys.key_hash("pk_\udcff") == keys.key_hash("pk_\udcff")

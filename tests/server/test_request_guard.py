@@ -52,6 +52,7 @@ class Exchange:
         headers: dict[str, str] | None = None,
         chunks: list[bytes] | None = None,
         root_path: str = "",
+        path_has_root: bool = True,
     ) -> None:
         self.app = Stub()
         self.reads = 0
@@ -60,7 +61,7 @@ class Exchange:
         scope: Scope = {
             "type": "http",
             "method": method,
-            "path": root_path + path,
+            "path": (root_path if path_has_root else "") + path,
             "root_path": root_path,
             "headers": [(k.lower().encode(), v.encode()) for k, v in (headers or {}).items()],
         }
@@ -144,6 +145,13 @@ def test_the_api_prefix_is_read_below_the_root_path() -> None:
     assert Exchange("/v1/search", root_path="/svc").status == 401
     ex = Exchange("/v1/search", root_path="/svc", headers=_bearer("pk_alpha"))
     assert ex.status == 200 and ex.app.calls[0]["tenant"] == "alpha"
+
+
+def test_a_path_without_the_root_path_is_read_as_it_is() -> None:
+    # Some servers give the path without the root path; /v1/ is still the API.
+    assert Exchange("/v1/search", root_path="/svc", path_has_root=False).status == 401
+    ex = Exchange("/view/x", root_path="/svc", path_has_root=False, method="GET")
+    assert ex.status == 200
 
 
 def test_a_declared_length_over_the_limit_is_refused_unread() -> None:

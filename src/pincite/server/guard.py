@@ -47,6 +47,7 @@ class Guard:
         if path.startswith(_API):
             tenant = await self._tenant(scope)
             if isinstance(tenant, Refusal):
+                # mutmut: equivalent because a JSON response never calls receive (here or below).
                 await _refuse(scope, receive, send, 401, UNAUTHORIZED, tenant.message)
                 return
             scope.setdefault("state", {})[TENANT_STATE] = tenant
@@ -62,6 +63,8 @@ class Guard:
 
     async def _tenant(self, scope: Scope) -> str | Refusal:
         raw = _header(scope, b"authorization")
+        # mutmut: equivalent because codec names are case-blind, and any stand-in for a
+        # missing header (b"XXXX") has no bearer scheme either.
         scheme, _, key = (raw or b"").decode("latin-1").partition(" ")
         if scheme.lower() != "bearer" or not key.strip():
             return Refusal("missing API key: send 'Authorization: Bearer <key>'")
@@ -88,6 +91,7 @@ def _counting(receive: Receive, limit: int) -> Receive:
             if seen > limit:
                 # FastAPI passes an HTTPException raised while it reads the body through
                 # to the error handlers, so this becomes the one JSON 413.
+                # mutmut: equivalent because Starlette lowercases header names.
                 raise HTTPException(413, too_large(limit), headers={"Connection": "close"})
         return message
 
@@ -97,6 +101,8 @@ def _counting(receive: Receive, limit: int) -> Receive:
 async def _refuse(
     scope: Scope, receive: Receive, send: Send, status: int, code: str, message: str
 ) -> None:
+    # mutmut: equivalent because Starlette lowercases header names (their spelling here)
+    # and a JSON response never calls receive.
     headers = {"Connection": "close"}  # the unread body is dropped with the connection
     if status == 401:
         headers["WWW-Authenticate"] = "Bearer"
