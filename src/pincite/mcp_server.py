@@ -23,10 +23,10 @@ from mcp.server.mcpserver.exceptions import ToolError
 from pincite.corpus import Corpus
 from pincite.errors import PinciteError
 from pincite.generate.base import Generator
-from pincite.ground.check import Verdict, check_citations
 from pincite.ground.fetch import FetchLedger
 from pincite.present.answer import answer_json, format_answer
 from pincite.tenancy import check_tenant
+from pincite.tools import EvidenceTools, search_results
 
 __all__ = ["build_server", "serve_stdio"]
 
@@ -37,7 +37,6 @@ INSTRUCTIONS = (
     "ids); `fetch_evidence` reads them in full; cite only ids you fetched, then call "
     "`check_citations` on your answer. `answer` returns pincite's own checked answer."
 )
-_PREVIEW_CHARS = 300
 # The ``conversation_id`` that starts a stored conversation in the ``answer`` tool.
 NEW_CONVERSATION = "new"
 
@@ -72,6 +71,11 @@ def build_server(corpus: Corpus, tenant: str, generator: Generator | None = None
         name="pincite", instructions=INSTRUCTIONS, log_level="WARNING"
     )
     ledgers = _Ledgers(tenant)
+
+    def _tools(ctx: Context[Any, Any]) -> EvidenceTools:
+        """The evidence tools of this session: its own fetch ledger."""
+        return EvidenceTools(corpus, tenant=tenant, ledger=ledgers.get(ctx))
+
     if generator is not None:
         corpus.generator = generator
 
@@ -85,23 +89,7 @@ def build_server(corpus: Corpus, tenant: str, generator: Generator | None = None
         if not 1 <= k <= 50:
             raise ToolError("k must be between 1 and 50")
         with _tool_errors("search"):
-            result = corpus.retrieve(query, tenant=tenant, k=k)
-        return {
-            "results": [
-                {
-                    "n": n,
-                    "evidence_id": h.evidence_id,
-                    "title": h.document.title,
-                    "uri": h.document.uri,
-                    "hash16": h.chunk.hash16,
-                    "pages": list(h.chunk.pages),
-                    "section": list(h.chunk.section),
-                    "score": h.score,
-                    "preview": h.chunk.text[:_PREVIEW_CHARS],
-                }
-                for n, h in enumerate(result.hits, start=1)
-            ]
-        }
+            return search_results(corpus.retrieve(query, tenant=tenant, k=k).hits)
 
     @server.tool()
     def fetch_evidence(
@@ -112,12 +100,8 @@ def build_server(corpus: Corpus, tenant: str, generator: Generator | None = None
         Status per id: ok, partial, truncated, erased, deleted, not_found, malformed.
         Only ``ok`` reads count as fetched for ``check_citations``.
         """
-        if not 1 <= len(ids) <= 50:
-            raise ToolError("give between 1 and 50 ids")
-        ledger = ledgers.get(ctx)
         with _tool_errors("fetch_evidence"):
-            outcomes = corpus.fetch(ids, tenant=tenant, max_chars=max_chars, ledger=ledger)
-        return {"results": [o.as_dict() for o in outcomes]}
+            return _tools(ctx).fetch_evidence(ids, max_chars)
 
     @server.tool(name="check_citations")
     def check_citations_tool(
@@ -128,14 +112,8 @@ def build_server(corpus: Corpus, tenant: str, generator: Generator | None = None
         Give ``text`` (an answer containing ids) or ``ids`` (a list). Verdicts:
         valid, malformed, unfetched (invented, not read in full, or out of scope).
         """
-        if (text is None) == (ids is None):
-            raise ToolError("give exactly one of 'text' or 'ids'")
-        cited = text if text is not None else ids or []
-        verdicts = check_citations(cited, ledgers.get(ctx))
-        return {
-            "all_valid": bool(verdicts) and all(v.verdict is Verdict.VALID for v in verdicts),
-            "verdicts": [{"id": v.id, "verdict": v.verdict.value} for v in verdicts],
-        }
+        with _tool_errors("check_citations"):
+            return _tools(ctx).check_citations(text, ids)
 
     @server.tool()
     def answer(question: str, k: int = 6, conversation_id: str | None = None) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pincite.citation import Citation, ClaimKind
+from pincite.citation import INFERENCE_LABEL, Citation, ClaimKind
 from pincite.corpus import Answer, Corpus
 from pincite.errors import InputError, UngroundedCitationError
 from pincite.ground.check import CitationVerdict, Verdict, check_citations
@@ -37,11 +37,13 @@ __all__ = [
     "SEARCH_DESCRIPTION",
     "CitedSource",
     "EvidenceTools",
+    "answer_metadata",
     "check_answer",
     "citation_metadata",
     "claims_metadata",
     "evidence_metadata",
     "numbered_answer",
+    "search_results",
 ]
 
 SEARCH_DESCRIPTION = (
@@ -87,6 +89,26 @@ def evidence_metadata(hit: Hit) -> dict[str, Any]:
     }
 
 
+def search_results(hits: Sequence[Hit]) -> dict[str, Any]:
+    """The ``search`` tool's answer: numbered previews with evidence ids, never whole passages."""
+    return {
+        "results": [
+            {
+                "n": n,
+                "evidence_id": h.evidence_id,
+                "title": h.document.title,
+                "uri": h.document.uri,
+                "hash16": h.chunk.hash16,
+                "pages": list(h.chunk.pages),
+                "section": list(h.chunk.section),
+                "score": h.score,
+                "preview": h.chunk.text[:_PREVIEW_CHARS],
+            }
+            for n, h in enumerate(hits, start=1)
+        ]
+    }
+
+
 class EvidenceTools:
     """search, fetch_evidence and check_citations for one tenant and one run's ledger.
 
@@ -114,23 +136,7 @@ class EvidenceTools:
     def search(self, query: str, k: int = 8) -> dict[str, Any]:
         _check_query(query)
         _check_range("k", k, 1, _MAX_IDS)
-        hits = self.corpus.retrieve(query, tenant=self.tenant, k=k).hits
-        return {
-            "results": [
-                {
-                    "n": n,
-                    "evidence_id": h.evidence_id,
-                    "title": h.document.title,
-                    "uri": h.document.uri,
-                    "hash16": h.chunk.hash16,
-                    "pages": list(h.chunk.pages),
-                    "section": list(h.chunk.section),
-                    "score": h.score,
-                    "preview": h.chunk.text[:_PREVIEW_CHARS],
-                }
-                for n, h in enumerate(hits, start=1)
-            ]
-        }
+        return search_results(self.corpus.retrieve(query, tenant=self.tenant, k=k).hits)
 
     def fetch_evidence(self, ids: Sequence[str], max_chars: int | None = None) -> dict[str, Any]:
         if isinstance(ids, str) or not all(isinstance(i, str) for i in ids):
@@ -240,10 +246,19 @@ def numbered_answer(answer: Answer, corpus: Corpus) -> tuple[str, tuple[CitedSou
     )
     parts = []
     for claim in cited.claims:
-        label = "(Inference) " if claim.kind is ClaimKind.INFERENCE else ""
+        label = f"{INFERENCE_LABEL} " if claim.kind is ClaimKind.INFERENCE else ""
         marks = "".join(f"[{numbers[cid]}]" for cid in dict.fromkeys(claim.citation_ids))
         parts.append(f"{label}{claim.text} {marks}".strip())
     return " ".join(parts), sources
+
+
+def answer_metadata(answer: Answer) -> dict[str, Any]:
+    """What a framework's answer object carries beside its text: outcome, claims, reasons."""
+    return {
+        "outcome": answer.outcome.value,
+        "claims": claims_metadata(answer),
+        "reasons": list(answer.reasons),
+    }
 
 
 def claims_metadata(answer: Answer) -> list[dict[str, Any]]:

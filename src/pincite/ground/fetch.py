@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -170,9 +170,9 @@ def _fetch_one(store: Store, raw: str, tenant: str, max_chars: int | None) -> Fe
     # Erased before deleted: erasure is final, so an audit must see it even
     # on a document that is also (reversibly) deleted.
     if _touches_erased(version, chunks, start, end):
-        return _replace_status(base, FetchStatus.ERASED)
+        return replace(base, status=FetchStatus.ERASED)
     if document.status is DocumentStatus.DELETED:
-        return _replace_status(base, FetchStatus.DELETED)
+        return replace(base, status=FetchStatus.DELETED)
     status = FetchStatus.OK
     covered = _covered(chunks, start, end)
     if covered is None:
@@ -186,18 +186,12 @@ def _fetch_one(store: Store, raw: str, tenant: str, max_chars: int | None) -> Fe
         status = FetchStatus.TRUNCATED if status is FetchStatus.OK else status
     touching = [c for c in chunks if c.start < end and start < c.end]
     pages = tuple(sorted({p for c in touching for p in c.pages}))
-    return FetchOutcome(
-        id=raw,
+    return replace(
+        base,
         status=status,
         text=text,
-        superseded=superseded,
-        current_hash16=base.current_hash16,
-        document_id=document.document_id,
-        hash16=ref.hash16,
         start=start,
         end=end,
-        title=document.title,
-        uri=document.uri,
         pages=pages,
         page_label=touching[0].page_label if touching else None,
         section=touching[0].section if touching else (),
@@ -239,22 +233,6 @@ def _locate(store: Store, tenant: str, ref: ids.EvidenceRef) -> tuple[Version, l
     if not whole:
         return None
     return whole[-1], store.chunks(tenant, ref.document_id, whole[-1].content_hash)
-
-
-def _replace_status(base: FetchOutcome, status: FetchStatus) -> FetchOutcome:
-    return FetchOutcome(
-        base.id,
-        status,
-        "",
-        base.superseded,
-        base.current_hash16,
-        base.document_id,
-        base.hash16,
-        base.start,
-        base.end,
-        base.title,
-        base.uri,
-    )
 
 
 def _touches_erased(version: Version, chunks: list[Chunk], start: int, end: int) -> bool:

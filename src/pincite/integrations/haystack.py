@@ -22,8 +22,8 @@ from pincite.integrations._extra import MissingExtraError
 from pincite.tenancy import check_tenant
 from pincite.tools import (
     EvidenceTools,
+    answer_metadata,
     citation_metadata,
-    claims_metadata,
     evidence_metadata,
     numbered_answer,
 )
@@ -122,10 +122,6 @@ class PinciteAnswerer:
             )
             for s in sources
         ]
-        meta = {
-            "outcome": answer.outcome.value,
-            "claims": claims_metadata(answer),
-            "reasons": list(answer.reasons),
-        }
+        meta = answer_metadata(answer)
         generated = GeneratedAnswer(data=text, query=query, documents=documents, meta=meta)
         return {"answers": [generated], "documents": documents}

@@ -19,8 +19,8 @@ from pincite.integrations._extra import MissingExtraError
 from pincite.tenancy import check_tenant
 from pincite.tools import (
     EvidenceTools,
+    answer_metadata,
     citation_metadata,
-    claims_metadata,
     evidence_metadata,
     numbered_answer,
 )
@@ -128,11 +128,7 @@ class PinciteQueryEngine(BaseQueryEngine):
             )
             for s in sources
         ]
-        metadata = {
-            "outcome": answer.outcome.value,
-            "claims": claims_metadata(answer),
-            "reasons": list(answer.reasons),
-        }
+        metadata = answer_metadata(answer)
         return Response(response=text, source_nodes=nodes, metadata=metadata)
 
     async def _aquery(self, query_bundle: QueryBundle) -> Response:
