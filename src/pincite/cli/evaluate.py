@@ -193,16 +193,33 @@ def eval_conversations(dataset: Path, embedder: str, out_file: Path | None) -> N
     show_default=True,
     help="heuristic: the default (with the quantised MiniLM); lexical-overlap: the plain baseline.",
 )
+@click.option(
+    "--html",
+    "html_file",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Also write an HTML page with the reliability diagram (needs pincite[report]).",
+)
 @out_option
 @handle_errors
-def eval_support(dataset: Path, split: str, checker: str, out_file: Path | None) -> None:
+def eval_support(
+    dataset: Path, split: str, checker: str, html_file: Path | None, out_file: Path | None
+) -> None:
     """Claim-support accuracy on WiCE or AttributionBench: accuracy, macro-F1, precision and
     recall of detecting unsupported claims (and WiCE supporting-sentence recall)."""
     from pincite.eval.support import _make_checker, run_support_eval
 
+    if html_file is not None:
+        from pincite.eval.qa_report import check_plotting
+
+        check_plotting()
     report = run_support_eval(dataset, checker=_make_checker(checker), split=split)
     out.print(report.format())
     _write(out_file, report.to_dict())
+    if html_file is not None:
+        from pincite.eval.support_report import write_html
+
+        write_html(report.to_dict(), html_file, f"pincite eval support: {dataset.name}/{split}")
+        err.print(f"HTML report written to {html_file}")
 
 
 @evaluate.command("qa")

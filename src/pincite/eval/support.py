@@ -41,6 +41,7 @@ import bisect
 import gzip
 import hashlib
 import json
+import re
 import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -48,6 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from pincite.errors import ConfigurationError
+from pincite.eval.support_report import expected_calibration_error, reliability
 from pincite.ids import SpanRef, decode, encode_chunk
 from pincite.support.base import (
     SupportChecker,
@@ -226,6 +228,8 @@ def evaluate_support(
         ),
         "auc": roc_auc([r.score for r in results], [g == SupportVerdict.SUPPORTED for g in gold]),
     }
+    table = reliability([r.score for r in results], [g == SupportVerdict.SUPPORTED for g in gold])
+    report["calibration"] = {"ece": expected_calibration_error(table), "bins": table}
     if SupportVerdict.PARTIAL in gold:
         report["three_way"] = {
             **classification(gold, verdicts, tuple(SupportVerdict)),
@@ -271,6 +275,7 @@ class SupportEvalReport:
             "dataset": self.dataset,
             "split": self.split,
             "checker": self.checker,
+            "thresholds_shipped": self.shipped_thresholds(),
             "metrics": self.metrics,
             "retuned": {
                 "thresholds": {"partial": t.partial, "supported": t.supported},
@@ -280,6 +285,11 @@ class SupportEvalReport:
             if t
             else None,
         }
+
+    def shipped_thresholds(self) -> dict[str, float] | None:
+        """The checker's own thresholds, read from its repr (None for a checker without)."""
+        found = re.search(r"partial=([\d.]+), supported=([\d.]+)", self.checker)
+        return {"partial": float(found[1]), "supported": float(found[2])} if found else None
 
     def format(self) -> str:
         m = self.metrics
@@ -293,6 +303,8 @@ class SupportEvalReport:
         if "three_way" in m:
             w = m["three_way"]
             parts.append(f"3-way acc={w['accuracy']:.3f} macroF1={w['macro_f1']:.3f}")
+        if "calibration" in m:
+            parts.append(f"calibration: expected calibration error {m['calibration']['ece']:.3f}")
         if "sentence_recall" in m:
             parts.append(
                 f"sentence recall={m['sentence_recall']:.3f} ({m['sentences_per_claim']:.1f}/claim)"

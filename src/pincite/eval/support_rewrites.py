@@ -142,7 +142,21 @@ _ANTONYMS = {
     "rejected": "accepted",
 }
 _AUX = re.compile(r"\b(is|are|was|were|has|have|had|can|will|does|do|did|could|should|would)\b")
-_SMALL = "zero one two three four five six seven eight nine ten eleven twelve".split()
+_SMALL = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+]
 _UNIT_RESTATE = (
     (r"\bevery (?:12|twelve) months\b", "every year"),
     (r"\b12 months\b|\btwelve months\b", "one year"),
@@ -196,9 +210,7 @@ def restate_number(claim: str, rng: random.Random) -> str | None:
 
 def _swap_word(claim: str, table: dict[str, str], rng: random.Random) -> str | None:
     found = [
-        m
-        for key in table
-        for m in re.finditer(rf"\b{re.escape(key)}\b", claim, re.IGNORECASE)
+        m for key in table for m in re.finditer(rf"\b{re.escape(key)}\b", claim, re.IGNORECASE)
     ]
     if not found:
         return None

@@ -55,17 +55,17 @@ _NARROW = frozenset(
         ),
     )
 )
-# Opposites the directional list in ``features`` does not hold (stems).
+# Opposites the directional list in ``features`` does not hold (words; stemmed below).
 _ANTONYMS = (
-    ("includ", "exclud"),
+    ("include", "exclude"),
     ("allow", "prohibit"),
     ("permit", "prohibit"),
     ("accept", "reject"),
-    ("approv", "reject"),
+    ("approve", "reject"),
     ("open", "close"),
     ("start", "stop"),
     ("begin", "end"),
-    ("success", "failur"),
+    ("success", "failure"),
     ("succeed", "fail"),
     ("same", "differ"),
     ("before", "after"),
@@ -80,24 +80,25 @@ _ANTONYMS = (
     ("rise", "fall"),
     ("buy", "sell"),
     ("import", "export"),
-    ("pay", "receiv"),
-    ("add", "remov"),
-    ("enabl", "disabl"),
-    ("requir", "option"),
-    ("mandatori", "option"),
-    ("public", "privat"),
-    ("intern", "extern"),
-    ("true", "fals"),
+    ("pay", "receive"),
+    ("add", "remove"),
+    ("enable", "disable"),
+    ("required", "optional"),
+    ("mandatory", "optional"),
+    ("public", "private"),
+    ("internal", "external"),
+    ("true", "false"),
     ("present", "absent"),
-    ("alway", "never"),
-    ("earli", "late"),
+    ("always", "never"),
+    ("early", "late"),
     ("old", "young"),
     ("major", "minor"),
-    ("increas", "reduc"),
+    ("increase", "reduce"),
     ("lowest", "highest"),
 )
 _OPPOSITES: dict[str, set[str]] = {}
-for _a, _b in _ANTONYMS:
+for _pair in _ANTONYMS:
+    _a, _b = (f.stem(w) for w in _pair)
     _OPPOSITES.setdefault(_a, set()).add(_b)
     _OPPOSITES.setdefault(_b, set()).add(_a)
 

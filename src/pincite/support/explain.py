@@ -40,6 +40,12 @@ def explain(claim: str, analysis: Analysis, x: list[float], shown: list[int]) ->
         reasons.append("the claim and the closest sentence disagree on negation")
     if values["polarity"]:
         reasons.append("the claim and the closest sentence point in opposite directions")
+    if values["antonym"]:
+        reasons.append("the closest sentence says the opposite of a word of the claim")
+    if values["scope"]:
+        reasons.append("the claim widens what the closest sentence limits (or the reverse)")
+    if values["role"]:
+        reasons.append("the closest sentence names someone else doing what the claim says")
     return tuple(reasons)
 
 

@@ -1,0 +1,79 @@
+"""Rule-made rewrites (labelled by construction) and what the default policy does with them."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from pincite.errors import ConfigurationError
+from pincite.eval import support_rewrites as r
+from pincite.eval.support import SupportExample, _passage
+from pincite.eval.support_paraphrase import paraphrase_report, paraphrase_set
+from pincite.support.base import SupportResult, SupportVerdict
+
+RNG = random.Random(0)
+
+
+@pytest.mark.parametrize(
+    ("rule", "claim", "expected"),
+    [
+        (r.restate_number, "Plans renew every 12 months.", "Plans renew every year."),
+        (r.restate_number, "Replies come within 24 hours.", "Replies come within one day."),
+        (r.restate_number, "It took 3 weeks.", "It took 21 days."),
+        (r.restate_number, "She had 7 children.", "She had seven children."),
+        (r.negate, "The vendor was paid.", "The vendor was not paid."),
+        (r.antonym, "Prices increased in May.", "Prices decreased in May."),
+        (r.trim, "Toby Keith released the single in 1993, which reached number one.",
+         "Toby Keith released the single in 1993."),
+    ],
+)  # fmt: skip
+def test_each_rule_rewrites_as_documented(rule: r.Rule, claim: str, expected: str) -> None:
+    assert rule(claim, RNG) == expected
+
+
+def test_change_number_keeps_the_sentence_and_moves_the_number() -> None:
+    new = r.change_number("Toby Keith released it in 1993, in Nashville.", random.Random(1))
+    assert new is not None and "1993" not in new and new.endswith(", in Nashville.")
+
+
+def test_swap_actor_takes_another_claims_subject() -> None:
+    new = r.swap_actor("The vendor pays all fees.", RNG, ["Customers can cancel at any time."])
+    assert new == "Customers pays all fees."
+
+
+def test_rewrites_label_meaning_keeping_rules_supported_and_are_deterministic() -> None:
+    claim = "Support requests are answered within 24 hours, and the vendor pays all fees."
+    out = r.rewrites(claim, 0, ["Customers can cancel."])
+    assert out == r.rewrites(claim, 0, ["Customers can cancel."])
+    labels = {rule.split("+")[0]: ok for _, rule, ok in out}
+    assert labels["restate_number"] and labels["hedge"]
+    assert not labels["negate"] and not labels["change_number"] and not labels["swap_actor"]
+    assert r.rewrites(claim, 0, supported=False) == []
+
+
+def _example(source: str, label: SupportVerdict) -> SupportExample:
+    return SupportExample(source, "c", (_passage("t", source, 0, "text"),), label, source=source)
+
+
+def test_paraphrase_report_counts_the_default_policy() -> None:
+    examples = [
+        _example("x:original", SupportVerdict.SUPPORTED),
+        _example("x:synonym", SupportVerdict.SUPPORTED),
+        _example("x:hedge", SupportVerdict.SUPPORTED),
+        _example("x:negate", SupportVerdict.UNSUPPORTED),
+        _example("x:antonym", SupportVerdict.UNSUPPORTED),
+    ]
+    verdicts = ["unsupported", "unsupported", "partial", "partial", "unsupported"]
+    results = [SupportResult(SupportVerdict(v), 0.5) for v in verdicts]
+    report = paraphrase_report(None, examples, results)  # type: ignore[arg-type]
+    assert report["supported_n"] == 2 and report["unsupported_n"] == 2  # originals apart
+    assert report["supported_rejected"] == 0.5
+    assert report["unsupported_accepted"] == 0.5
+    assert report["by_rule"]["negate"]["partial"] == 1.0
+
+
+def test_an_unknown_kind_is_a_configuration_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigurationError):
+        paraphrase_set(tmp_path, "dev")
