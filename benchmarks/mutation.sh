@@ -5,6 +5,7 @@
 #
 #   benchmarks/mutation.sh                 # all groups
 #   benchmarks/mutation.sh ground stores   # chosen groups: ground, stores, server
+#                                          # (stores = stores-sqlite + stores-postgres)
 #
 # Each group mutates its files in a throwaway copy of the working tree (so no
 # mutants/ folder lands in the repo) and runs only the tests that exercise
@@ -46,24 +47,31 @@ MUTMUT="${MUTMUT:-$ROOT/.venv/bin/mutmut}"
 declare -A GUARDS TESTS
 GUARDS[ground]="src/pincite/ids.py src/pincite/ground/cite.py src/pincite/ground/check.py src/pincite/ground/fetch.py"
 TESTS[ground]="tests/test_ids.py tests/test_ids_errors.py tests/ground tests/agent tests/test_documents_corpus.py tests/support/test_base.py"
-# The tenant filters: every store read or write that takes a tenant, both backends,
-# and the one rule for tenant names.
-GUARDS[stores]="src/pincite/tenancy.py
-src/pincite/store/sqlite/store.py:SQLiteStore.tenants,SQLiteStore.find_document,SQLiteStore.list_documents,SQLiteStore.documents_by_id,SQLiteStore.current_hash,SQLiteStore.versions,SQLiteStore.version,SQLiteStore.chunks,SQLiteStore.chunk,SQLiteStore.chunks_by_id,SQLiteStore.set_status,SQLiteStore.purge
-src/pincite/store/sqlite/search.py:SQLiteSearch._fts_table,SQLiteSearch.search_lexical,SQLiteSearch.dense_index,SQLiteSearch.routing_index,SQLiteSearch.replace_vectors
-src/pincite/store/sqlite/conversations.py:SQLiteConversations.conversation,SQLiteConversations.conversations,SQLiteConversations.append_turn,SQLiteConversations.replace_turn,SQLiteConversations.turns,SQLiteConversations.delete_conversation,SQLiteConversations.memories,SQLiteConversations.delete_memory
-src/pincite/store/postgres/store.py:PostgresStore._generation,PostgresStore.tenants,PostgresStore.find_document,PostgresStore.list_documents,PostgresStore.documents_by_id,PostgresStore.current_hash,PostgresStore.versions,PostgresStore.version,PostgresStore.chunks,PostgresStore.chunk,PostgresStore.chunks_by_id,PostgresStore.set_status,PostgresStore.purge,PostgresStore.search_lexical,PostgresStore.search_dense,PostgresStore.dense_index,PostgresStore.routing_index
-src/pincite/store/postgres/search.py:lexical,dense,_candidates,_check_dimension
-src/pincite/store/postgres/conversations.py:PostgresConversations.conversation,PostgresConversations.conversations,PostgresConversations.append_turn,PostgresConversations.replace_turn,PostgresConversations.turns,PostgresConversations.delete_conversation,PostgresConversations.memories,PostgresConversations.delete_memory"
-TESTS[stores]="tests/store"
+# The tenant filters: every tenant-scoped read of each store, and the one rule for
+# tenant names. Split by backend (a PostgreSQL mutant pays for a server start);
+# `stores` runs both.
+GUARDS[stores-sqlite]="src/pincite/tenancy.py
+src/pincite/store/sqlite/store.py:SQLiteStore.find_document,SQLiteStore.list_documents,SQLiteStore.documents_by_id,SQLiteStore.current_hash,SQLiteStore.versions,SQLiteStore.version,SQLiteStore.chunks,SQLiteStore.chunk,SQLiteStore.chunks_by_id
+src/pincite/store/sqlite/conversations.py:SQLiteConversations.conversation,SQLiteConversations.conversations,SQLiteConversations.turns,SQLiteConversations.memories"
+GUARDS[stores-postgres]="src/pincite/store/postgres/store.py:PostgresStore.find_document,PostgresStore.list_documents,PostgresStore.documents_by_id,PostgresStore.current_hash,PostgresStore.versions,PostgresStore.version,PostgresStore.chunks,PostgresStore.chunk,PostgresStore.chunks_by_id
+src/pincite/store/postgres/conversations.py:PostgresConversations.conversation,PostgresConversations.conversations,PostgresConversations.turns,PostgresConversations.memories"
+TESTS[stores-sqlite]="tests/store"
+TESTS[stores-postgres]="tests/store"
 # The key check (before any body byte), the route-level tenant fallback, the keys.
 GUARDS[server]="src/pincite/server/guard.py src/pincite/server/keys.py src/pincite/server/deps.py:require_tenant"
 TESTS[server]="tests/server/test_api_inprocess.py tests/server/test_keys.py tests/server/test_hardening.py tests/server/test_conversations_api.py tests/server/test_workspace_inprocess.py"
 
-groups=("$@")
-[ ${#groups[@]} -gt 0 ] || groups=(ground stores server)
+groups=()
+for g in "${@:-ground stores server}"; do
+    for one in $g; do
+        if [ "$one" = stores ]; then groups+=(stores-sqlite stores-postgres); else groups+=("$one"); fi
+    done
+done
 for group in "${groups[@]}"; do
-    [ -n "${GUARDS[$group]:-}" ] || { echo "unknown group '$group' (ground, stores, server)" >&2; exit 2; }
+    [ -n "${GUARDS[$group]:-}" ] || {
+        echo "unknown group '$group' (ground, stores, stores-sqlite, stores-postgres, server)" >&2
+        exit 2
+    }
     files=() names=()
     for guard in ${GUARDS[$group]}; do
         path="${guard%%:*}"
@@ -102,10 +110,18 @@ for group in "${groups[@]}"; do
         tail -20 "$work/mutmut.log" >&2
         exit 1
     }
-    # Count only the chosen guards' mutants (mutmut's own stats count every mutant of the files).
+    # Count only the chosen guards' mutants (mutmut's own stats count every mutant of the
+    # files). A survivor that only changes the case of an SQL string with nothing quoted
+    # in it is equivalent (SQL keywords and unquoted names are case-blind, rows are read
+    # by position) and is counted apart.
     (cd "$work" && "$MUTMUT" results --all true >results.txt && python3 - "${names[@]}" <<'EOF'
+import ast
 import collections
+import copy
 import fnmatch
+import glob
+import json
+import re
 import sys
 
 patterns = sys.argv[1:]
@@ -114,15 +130,57 @@ for line in open("results.txt", encoding="utf-8"):
     name, _, state = line.strip().rpartition(": ")
     if name and any(fnmatch.fnmatchcase(name, p) for p in patterns):
         status[name] = state
+
+SQL = re.compile(r"\b(select|update|delete|insert|from|where|order by|join)\b", re.I)
+
+
+def functions(path):
+    tree = ast.parse(open(path, encoding="utf-8").read())
+    return {
+        n.name: n
+        for n in ast.walk(tree)
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and "__mutmut_" in n.name
+    }
+
+
+def sql_case_only(orig, mut):
+    texts = [[n.value for n in ast.walk(f) if isinstance(n, ast.Constant) and isinstance(n.value, str)] for f in (orig, mut)]
+    changed = [(a, b) for a, b in zip(*texts) if a != b]
+    if len(texts[0]) != len(texts[1]) or len(changed) != 1:
+        return False
+    a, b = changed[0]
+    if a.lower() != b.lower() or not SQL.search(a) or re.search("[\'\"%]", a):
+        return False
+
+    class PutBack(ast.NodeTransformer):
+        def visit_Constant(self, n):
+            return ast.Constant(a) if n.value == b else n
+
+    back = PutBack().visit(copy.deepcopy(mut))
+    return [ast.dump(n) for n in back.body] == [ast.dump(n) for n in orig.body]
+
+
+sql_case = set()
+for meta in glob.glob("mutants/src/**/*.py.meta", recursive=True):
+    source = meta[: -len(".meta")]
+    module = source.split("mutants/src/", 1)[1][:-3].replace("/", ".")
+    found = functions(source)
+    for name in status:
+        if status[name] == "survived" and name.startswith(module + "."):
+            local = name[len(module) + 1 :]
+            orig = found.get(local.rsplit("__mutmut_", 1)[0] + "__mutmut_orig")
+            if orig is not None and local in found and sql_case_only(orig, found[local]):
+                sql_case.add(name)
+
 counts = collections.Counter(status.values())
 known = ("killed", "survived", "timeout", "no tests")
 print(
-    f"mutants {len(status)}  killed {counts['killed']}  survived {counts['survived']}  "
-    f"timeout {counts['timeout']}  no tests {counts['no tests']}  "
-    f"other {len(status) - sum(counts[k] for k in known)}"
+    f"mutants {len(status)}  killed {counts['killed']}  survived {counts['survived']} "
+    f"(SQL case, equivalent: {len(sql_case)})  timeout {counts['timeout']}  "
+    f"no tests {counts['no tests']}  other {len(status) - sum(counts[k] for k in known)}"
 )
 for name, state in sorted(status.items()):
-    if state != "killed":
+    if state != "killed" and name not in sql_case:
         print(f"    {name}: {state}")
 EOF
     )
