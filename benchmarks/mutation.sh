@@ -9,9 +9,12 @@
 #
 # Each group mutates its files in a throwaway copy of the working tree (so no
 # mutants/ folder lands in the repo) and runs only the tests that exercise
-# them, with one worker process. The summary line per group is mutmut's own
-# count; `mutmut results` in the printed folder lists the survivors, and
-# `mutmut show NAME` shows one.
+# them, with one worker process; a group may name single functions, and only
+# their mutants run. The summary line per group counts those mutants and lists
+# each survivor (SQL-case survivors are counted apart, see below); `mutmut show
+# NAME` in the printed folder shows one. Equivalent survivors of the server and
+# stores groups are explained by a `# mutmut: equivalent because ...` comment
+# next to their line.
 #
 # Survivors of the `ground` group that no test can kill, each equivalent:
 # - cite._check_pinned and cite._check_stored, `c.span[0] < c.span[1]` -> `<=`:
