@@ -31,6 +31,7 @@ import io
 import os
 import pstats
 import random
+import shutil
 import sys
 import tempfile
 import time
@@ -124,7 +125,9 @@ def pincite_path(store: SQLiteStore, embed: Callable[[str], np.ndarray]) -> Call
     return ask
 
 
-def bm25s_path(texts: list[str], tenants: list[str]) -> Callable[[str, str], None]:
+def bm25s_path(
+    texts: list[str], tenants: list[str], saved: Path | None
+) -> Callable[[str, str], None]:
     import bm25s
 
     try:
@@ -137,8 +140,13 @@ def bm25s_path(texts: list[str], tenants: list[str]) -> Callable[[str, str], Non
         stem = snowballstemmer.stemmer("english").stemWords
     names = np.array(tenants)
     masks = {t: (names == t).astype(np.float32) for t in set(tenants)}
-    model = bm25s.BM25()
-    model.index(bm25s.tokenize(texts, stemmer=stem, show_progress=False), show_progress=False)
+    if saved is not None and saved.exists():
+        model = bm25s.BM25.load(saved)
+    else:
+        model = bm25s.BM25()
+        model.index(bm25s.tokenize(texts, stemmer=stem, show_progress=False), show_progress=False)
+        if saved is not None:
+            model.save(saved)
 
     def ask(claim: str, tenant: str) -> None:
         query = bm25s.tokenize([claim], stemmer=stem, show_progress=False)
@@ -151,6 +159,9 @@ def lancedb_path(
     folder: Path, ids: list[str], tenants: list[str], texts: list[str], vectors: np.ndarray
 ) -> Callable[[str, str, np.ndarray], Any]:
     import lancedb
+
+    if (folder / "built").exists():
+        return _lance_ask(lancedb.connect(folder).open_table("chunks"))
     import pyarrow as pa
     from lancedb.index import FTS, Bitmap
 
@@ -168,7 +179,11 @@ def lancedb_path(
     )
     table.create_index("text", config=FTS())
     table.create_index("tenant", config=Bitmap())
+    (folder / "built").touch()
+    return _lance_ask(table)
 
+
+def _lance_ask(table: Any) -> Callable[[str, str, np.ndarray], Any]:
     def ask(claim: str, tenant: str, vector: np.ndarray) -> Any:
         return (
             table.search(query_type="hybrid")
@@ -189,17 +204,25 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     embedder = default_embedder(threads=1)
     out: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="pincite-peers-") as tmp:
-        db = Path(tmp) / "peers.db"
+        folder = args.workdir / f"peers-{args.chunks}-{args.tenants}" if args.keep else Path(tmp)
+        folder.mkdir(parents=True, exist_ok=True)
+        db = folder / "peers.db"
         t = time.perf_counter()
-        out["chunks"] = build_store(db, args.chunks, args.tenants, base)
-        _log(f"pincite store: {out['chunks']} chunks in {time.perf_counter() - t:.0f} s")
+        if not (folder / "built").exists():  # nothing kept, or an interrupted build
+            db.unlink(missing_ok=True)
+            shutil.rmtree(folder / "bm25s", ignore_errors=True)
+            shutil.rmtree(folder / "lance", ignore_errors=True)
+            build_store(db, args.chunks, args.tenants, base)
+        _log(f"pincite store in {time.perf_counter() - t:.0f} s")
         store = SQLiteStore(db)
         ids, tenants, texts, vectors = corpus_rows(store)
+        out["chunks"] = len(ids)
         t = time.perf_counter()
-        bm25 = bm25s_path(texts, tenants)
+        bm25 = bm25s_path(texts, tenants, folder / "bm25s" if args.keep else None)
         out["bm25s_index_s"] = time.perf_counter() - t
         t = time.perf_counter()
-        lance = lancedb_path(Path(tmp) / "lance", ids, tenants, texts, vectors)
+        lance = lancedb_path(folder / "lance", ids, tenants, texts, vectors)
+        (folder / "built").touch()
         out["lancedb_index_s"] = time.perf_counter() - t
         _log(f"bm25s {out['bm25s_index_s']:.0f} s, LanceDB {out['lancedb_index_s']:.0f} s")
         del ids, texts, vectors
@@ -319,6 +342,9 @@ def main() -> None:
     parser.add_argument("--tenants", type=int, default=50)
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/pincite-million"))
+    parser.add_argument(
+        "--keep", action="store_true", help="keep the built indexes in --workdir and reuse them"
+    )
     parser.add_argument("--profile", action="store_true", help="cProfile pincite's path too")
     parser.add_argument("--out", type=Path, help="also write the markdown table here")
     args = parser.parse_args()
@@ -331,7 +357,7 @@ def main() -> None:
 
     text = (
         f"{table(out)}\n\nbm25s {bm25s.__version__}, LanceDB {lancedb.__version__};"
-        f" index build: bm25s {out['bm25s_index_s']:.0f} s, LanceDB"
+        f" index build (or load, with --keep): bm25s {out['bm25s_index_s']:.0f} s, LanceDB"
         f" {out['lancedb_index_s']:.0f} s. Load average (1/5/15 min) {load},"
         f" {os.cpu_count()} CPUs.\n"
     )
