@@ -62,7 +62,7 @@ TESTS[stores-sqlite]="tests/store"
 TESTS[stores-postgres]="tests/store"
 # The key check (before any body byte), the route-level tenant fallback, the keys.
 GUARDS[server]="src/pincite/server/guard.py src/pincite/server/keys.py src/pincite/server/deps.py:require_tenant"
-TESTS[server]="tests/server/test_api_inprocess.py tests/server/test_keys.py tests/server/test_hardening.py tests/server/test_conversations_api.py tests/server/test_workspace_inprocess.py"
+TESTS[server]="tests/server/test_request_guard.py tests/server/test_key_guard_records.py tests/server/test_api_inprocess.py tests/server/test_keys.py tests/server/test_hardening.py tests/server/test_conversations_api.py tests/server/test_workspace_inprocess.py"
 
 groups=()
 for g in "${@:-ground stores server}"; do
