@@ -144,16 +144,34 @@ def test_fit_default_weights_fits_both_sets_on_dev_splits_only(tmp_path: Path) -
     assert set(fitted) == {"WITH_EMBEDDER", "LEXICAL"}
     cosine = FEATURES.index("cosine")
     for name, (weights, thresholds) in fitted.items():
-        for feature, value in fit.PRIORS.items():
-            assert weights.coef[FEATURES.index(feature)] == value, (name, feature)
         assert 0.0 <= thresholds.partial <= thresholds.supported <= 1.0
-        rows = x if name == "WITH_EMBEDDER" else [[*r[:-1], 0.0] for r in x]
+        rows = x if name == "WITH_EMBEDDER" else [fit.without_embedding(r) for r in x]
         scores = [weights.score(r) for r in rows]
         supported = [s for s, label in zip(scores, y, strict=True) if label]
         unsupported = [s for s, label in zip(scores, y, strict=True) if not label]
         assert min(supported) > max(unsupported), name  # separable toy data: a clean split
-    assert fitted["LEXICAL"][0].coef[cosine] == 0.0
+        # Platt-calibrated on the dev rows: their mean score is their supported share.
+        assert sum(scores) / len(scores) == pytest.approx(sum(y) / len(y), abs=1e-3), name
+    for column in fit.EMBEDDING_COLUMNS:
+        assert fitted["LEXICAL"][0].coef[column] == 0.0
     assert fitted["WITH_EMBEDDER"][0].coef[cosine] != 0.0
+
+
+def test_calibration_rescales_log_odds_to_the_observed_rate() -> None:
+    # Scores all say 0.5, yet three in four such rows are supported: calibrated, 0.75.
+    weights = fit.fit_logistic(_rows([0.5, 0.5]), [True, False])
+    calibrated = fit.calibrate(weights, _rows([0.5] * 4), [True, True, True, False])
+    assert calibrated.score(_rows([0.5])[0]) == pytest.approx(0.75, abs=1e-6)
+
+
+def test_sample_weight_counts_a_row_as_that_many_rows() -> None:
+    twice = fit.fit_logistic(_rows([0.2, 0.8, 0.8]), [False, True, False], l2=0.1)
+    weighted = fit.fit_logistic(_rows([0.2, 0.8]), [False, True], l2=0.1, sample_weight=[1.0, 1.0])
+    doubled = fit.fit_logistic(
+        _rows([0.2, 0.8, 0.8]), [False, True, False], l2=0.1, sample_weight=[1, 1, 1]
+    )
+    assert twice == doubled
+    assert weighted.coef[0] != twice.coef[0]
 
 
 def test_drift_names_each_constant_outside_the_tolerance() -> None:

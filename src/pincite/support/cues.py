@@ -21,7 +21,7 @@ and of its best evidence window (no model):
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from pincite.support import features as f
 
@@ -157,20 +157,22 @@ def antonym_conflict(claim: Sequence[str], evidence: Sequence[str]) -> float:
     return 0.0
 
 
-def role_conflict(claim: Sequence[str], evidence: Sequence[str]) -> float:
+def role_conflict(
+    claim: Sequence[str], evidence: Sequence[str], passages: Collection[str] = ()
+) -> float:
     """1.0 when the claim's actor is swapped: "Customers pay" against "the vendor pays".
 
     The claim's first word that the evidence shares must come after a leading
     phrase (at most three words, the claim's subject) that the evidence lacks
-    entirely, while in the evidence that shared word is led by a content word
-    the claim lacks.
+    entirely (and ``passages``, the terms of every cited sentence, too), while
+    in the evidence that shared word is led by a content word the claim lacks.
     """
     e, c = set(evidence), set(claim)
     k = next((i for i, word in enumerate(claim[:4]) if word in e), None)
     if k is None:
         return 0.0
     word = claim[k]
-    if k == 0 or any(t in e for t in claim[:k]):
+    if k == 0 or any(t in e or t in passages for t in claim[:k]):
         return 0.0
     i = list(evidence).index(word)
     if i == 0:

@@ -285,7 +285,7 @@ def feature_vector(
         math.log1p(n_terms),
         cosine,
         (n_numbers - len(missing)) / n_numbers if n_numbers else 0.0,
-        best.coverage * cues.role_conflict(claim_seq, best_seq),
+        best.coverage * cues.role_conflict(claim_seq, best_seq, analysis.terms_of(pool)),
         best.coverage * cues.scope_conflict(claim_seq, best_seq),
         best.coverage * cues.antonym_conflict(claim_seq, best_seq),
         1.0 - cues.order_agreement(claim_seq, best_seq),
