@@ -1,6 +1,6 @@
 """The values an answer is made of: citations, claims, cited answers, numbered sources.
 
-Plain frozen data with no behaviour beyond reading itself back. They are made
+Plain frozen data: nothing here reads a store or trusts a model. They are made
 by :func:`pincite.ground.cite.cite` (from retrieval) and by the renderers in
 :mod:`pincite.present.render` (numbering); everything above reads them.
 """
