@@ -6,9 +6,11 @@ comes from and pins its exact spans; so an extractive answer can be wrong
 about relevance but never about what a source says.
 
 How it reads a question and a passage lives beside it: ``question`` (what
-kind of answer is asked for, about which term), ``layout`` (headings, labels,
-list items, footnotes and page furniture), ``select`` (candidates and their
-scores), ``sufficiency`` (answer or refuse).
+kind of answer is asked for, about which term or name), ``layout`` (headings,
+labels, lead-ins, list items, footnotes and page furniture), ``pool`` (the
+passages' units, word statistics and continuations), ``lists`` (the items a
+list question wants, a lead-in's run), ``select`` (candidates and their
+scores). Whether to answer or refuse is decided here, against ``threshold``.
 """
 
 from __future__ import annotations
@@ -21,8 +23,10 @@ import numpy as np
 from pincite.embed.base import Embedder
 from pincite.generate.base import GeneratedClaim, Generation, Passage
 from pincite.generate.layout import is_statement
+from pincite.generate.lists import list_items
+from pincite.generate.pool import Piece
 from pincite.generate.question import Question, parse_question
-from pincite.generate.select import Candidate, Piece, Scoring, candidates, list_items
+from pincite.generate.select import Candidate, Scoring, candidates
 from pincite.generate.words import content_stems, stem
 
 __all__ = [
@@ -142,7 +146,7 @@ class ExtractiveGenerator:
         passes the same threshold as any other answer.
         """
         scoring = self.config.scoring
-        match, items = list_items(q, passages, scoring, self.config.max_items)
+        match, items = list_items(q, passages, scoring.term_match, self.config.max_items)
         base = ranked[0].base if ranked else 0.0
         return items, base + scoring.definition_bonus * match
 

@@ -15,7 +15,6 @@ and with cues of the question's kind (a number for a limit question).
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -23,13 +22,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from pincite.generate.base import Passage
-from pincite.generate.layout import TITLES, Role, Unit, layout
+from pincite.generate.layout import Role, Unit, layout
+from pincite.generate.lists import run
+from pincite.generate.pool import Piece, Pool, adjacent, ends_sentence
 from pincite.generate.question import Question, QuestionKind
 from pincite.generate.words import content_stems
 
-__all__ = ["Candidate", "Piece", "Scoring", "adjacent", "candidates", "list_items"]
+__all__ = ["Candidate", "Scoring", "candidates"]
 
-Piece = tuple[Passage, int, int]  # passage-relative [start, end)
 Embed = Callable[[list[str]], np.ndarray]
 
 
@@ -109,8 +109,6 @@ _NUMBER_CUE = re.compile(
 )
 # Kinds whose focus is the name the question holds (see ``parse_question``).
 _NAMING_KINDS = frozenset({QuestionKind.CONDITION, QuestionKind.PROCEDURE, QuestionKind.OTHER})
-_ITEM_HEADING_WORDS = 4
-_NUMBERED = re.compile(r"\s*(?:\d|[A-Z]\.\d)")
 _FOOTNOTE_NUMBER = re.compile(r"\d{1,2}\s+")
 _WORD = re.compile(r"\w+")
 # "GET, HEAD, PUT and DELETE": a list given inline, in one sentence.
@@ -122,60 +120,8 @@ _CUES = {
     QuestionKind.PROCEDURE: _PROCEDURAL,
 }
 _CLAIMABLE = frozenset({Role.STATEMENT, Role.ITEM, Role.FOOTNOTE})
-_ADJACENT_GAP = 4
 # A body this short says nothing without the heading above it.
 _SHORT_BODY = 5
-# Room for a page's footnotes and footer between the halves of a sentence.
-_PAGE_BREAK_GAP = 1500
-
-
-def adjacent(first: Passage, passages: Sequence[Passage]) -> Passage | None:
-    """The passage that continues ``first`` in the same document version, if retrieved.
-
-    That is the next chunk; or, when ``first`` stops inside a sentence, a
-    chunk shortly after it that starts in lower case: the rest of a sentence
-    that a page's footnotes and running footer cut in two.
-    """
-    end = first.start + len(first.text)
-    doc = first.evidence_id.split(":")[2:3]
-    unfinished = not _ends_sentence(first.text)
-    for p in sorted(passages, key=lambda x: x.start):
-        if p.version != first.version or p.evidence_id.split(":")[2:3] != doc:
-            continue
-        gap = p.start - end
-        if 0 <= gap <= _ADJACENT_GAP:
-            return p
-        if unfinished and 0 <= gap <= _PAGE_BREAK_GAP and p.text[:1].islower():
-            return p
-    return None
-
-
-def _ends_sentence(text: str) -> bool:
-    return text.rstrip().endswith((".", "!", "?", ";", ":", ")", '"', "”"))
-
-
-class _Pool:
-    """The units of the passages, with the idf statistics of their words."""
-
-    def __init__(self, question: Question, passages: Sequence[Passage]) -> None:
-        self.question = question
-        self.passages = list(passages)
-        self.units = {p.number: layout(p.text) for p in self.passages}
-        docs: list[set[str]] = []
-        for p in self.passages:
-            docs.extend(set(content_stems(p.text[u.start : u.end])) for u in self.units[p.number])
-        n = len(docs)
-        wanted = set(question.stems) | set(question.focus)
-        self.idf = {
-            t: max(math.log((n + 1) / (sum(t in d for d in docs) + 0.5)), 0.0) for t in wanted
-        }
-
-    def match(self, terms: Sequence[str], words: set[str]) -> float:
-        """The idf-weighted share of ``terms`` found among ``words``."""
-        total = sum(self.idf.get(t, 0.0) for t in terms)
-        if not terms or total <= 0:
-            return 0.0
-        return sum(self.idf.get(t, 0.0) for t in terms if t in words) / total
 
 
 def candidates(
@@ -185,7 +131,7 @@ def candidates(
     embed: Embed | None,
 ) -> list[Candidate]:
     """Every claimable piece of the passages, best first."""
-    pool = _Pool(question, passages)
+    pool = Pool(question, passages)
     # (claim pieces, pieces the score reads, title words, definition, role)
     drafts: list[tuple[tuple[Piece, ...], tuple[Piece, ...], set[str], float, Role]] = []
     for p in pool.passages:
@@ -194,11 +140,11 @@ def candidates(
         for i, u in enumerate(units):
             title = set(content_stems(u.title)) | section
             if u.role is Role.LEADIN:
-                run = _run(p, units, i, pool, scoring.run_items)
-                if run:
+                leadin_run = run(p, units, i, pool, scoring.run_items)
+                if leadin_run:
                     # The lead-in is its items' title: "The potential impact is LOW if—".
                     about = _about(question, pool, p, p.text[u.start : u.end], scoring)
-                    drafts.append((run, run, title, about, Role.ITEM))
+                    drafts.append((leadin_run, leadin_run, title, about, Role.ITEM))
                 continue
             if u.role not in _CLAIMABLE:
                 continue
@@ -273,7 +219,7 @@ def _pieces(
             end, j = nxt.end, j + 1
     pieces: list[Piece] = [(p, start, end)]
     last = units[-1].end if units else 0
-    if end == last and not _ends_sentence(p.text[start:end]):
+    if end == last and not ends_sentence(p.text[start:end]):
         nxt_p = adjacent(p, passages)
         if nxt_p is not None:
             follow = layout(nxt_p.text)
@@ -281,27 +227,6 @@ def _pieces(
                 pieces.append((nxt_p, follow[0].start, follow[0].end))
     scored = tuple(pieces) if defined == end else ((p, start, defined),)
     return tuple(pieces), scored
-
-
-def _run(p: Passage, units: list[Unit], i: int, pool: _Pool, limit: int) -> tuple[Piece, ...]:
-    """A lead-in with the items under it, as one contiguous stretch of text per passage.
-
-    "The potential impact is LOW if— − The loss of ... limited adverse
-    effect": the lead-in says what the items are for, so neither answers
-    alone. Empty when no item follows the lead-in.
-    """
-    items = _items_after(p, units, i + 1, pool, limit)
-    if not items:
-        return ()
-    spans: dict[int, list[int]] = {p.number: [units[i].start, units[i].end]}
-    order = [p]
-    for entry in items:
-        for q, s, e in entry:
-            if q.number not in spans:
-                spans[q.number] = [s, e]
-                order.append(q)
-            spans[q.number][1] = max(spans[q.number][1], e)
-    return tuple((q, spans[q.number][0], spans[q.number][1]) for q in order)
 
 
 def _cue(kind: QuestionKind, text: str, asked: set[str]) -> bool:
@@ -319,7 +244,7 @@ def _cue(kind: QuestionKind, text: str, asked: set[str]) -> bool:
 
 
 def _definition(
-    question: Question, pool: _Pool, p: Passage, units: list[Unit], u: Unit, scoring: Scoring
+    question: Question, pool: Pool, p: Passage, units: list[Unit], u: Unit, scoring: Scoring
 ) -> float:
     """How surely this unit is what the question's term is about (0 when it is not).
 
@@ -348,7 +273,7 @@ def _definition(
     return max(scoring.pattern_share * opens, scoring.heading_share * named)
 
 
-def _about(question: Question, pool: _Pool, p: Passage, title: str, scoring: Scoring) -> float:
+def _about(question: Question, pool: Pool, p: Passage, title: str, scoring: Scoring) -> float:
     """Half the share of the question a title names: the question's words, or the name it holds."""
     if not title:
         return 0.0
@@ -358,7 +283,7 @@ def _about(question: Question, pool: _Pool, p: Passage, title: str, scoring: Sco
     return 0.5 * m if m >= scoring.term_match else 0.0
 
 
-def _named(terms: Sequence[str], title: str, p: Passage, pool: _Pool) -> float:
+def _named(terms: Sequence[str], title: str, p: Passage, pool: Pool) -> float:
     """How much of ``terms`` a title names, read with the heading path above it.
 
     "10.3.3 302 Found" under "10 Status Code Definitions" names "the 302
@@ -389,7 +314,7 @@ def _title_of(p: Passage, units: list[Unit], u: Unit) -> tuple[str, Role | None]
     return p.text[t.start : t.end], t.role
 
 
-def _opens_with_term(question: Question, pool: _Pool, sentence: str, scoring: Scoring) -> float:
+def _opens_with_term(question: Question, pool: Pool, sentence: str, scoring: Scoring) -> float:
     """The focus's share of what precedes a defining verb at the sentence's start (0 if none)."""
     head = sentence[:200]
     verb = _DEFINING.search(head)
@@ -401,106 +326,3 @@ def _opens_with_term(question: Question, pool: _Pool, sentence: str, scoring: Sc
         return 0.0  # "One of the examples of X is", "If the X is received"
     m = pool.match(question.focus, set(before))
     return m if m >= scoring.term_match else 0.0
-
-
-def list_items(
-    question: Question, passages: Sequence[Passage], scoring: Scoring, limit: int
-) -> tuple[float, list[tuple[Piece, ...]]]:
-    """The items under the lead-in or heading that names what a list question asks for.
-
-    Returns the lead-in's match with the question's focus and the items (each a
-    label with its first sentence, or a list item), following the list into the
-    next chunk when the lead-in ends its passage.
-    """
-    if question.kind is not QuestionKind.LIST or not question.focus:
-        return 0.0, []
-    pool = _Pool(question, passages)
-    best: tuple[float, list[tuple[Piece, ...]]] = (0.0, [])
-    for p in pool.passages:
-        units = pool.units[p.number]
-        for i, u in enumerate(units):
-            if u.role not in TITLES or u.role is Role.LABEL:
-                continue
-            title = p.text[u.start : u.end]
-            m = pool.match(question.focus, set(content_stems(title)))
-            if m < scoring.term_match or m <= best[0]:
-                continue
-            items = _items_after(p, units, i + 1, pool, limit)
-            if len(items) >= 2:
-                best = (m, items)
-    return best
-
-
-def _entry(p: Passage, start: int, end: int, pool: _Pool) -> tuple[Piece, ...]:
-    """A list entry, continued into the next chunk when a chunk boundary cuts its sentence."""
-    units = pool.units[p.number]
-    if units and end == units[-1].end and not _ends_sentence(p.text[start:end]):
-        nxt = adjacent(p, pool.passages)
-        if nxt is not None and pool.units[nxt.number]:
-            first = pool.units[nxt.number][0]
-            if nxt.text[first.start : first.start + 1].islower():
-                return ((p, start, end), (nxt, first.start, first.end))
-    return ((p, start, end),)
-
-
-def _own_line(text: str, u: Unit, units: list[Unit], i: int) -> bool:
-    """True for a statement set on lines of its own, as list items without bullets are."""
-    before = text[: u.start].rstrip(" \t")
-    after_end = units[i + 1].start if i + 1 < len(units) else len(text)
-    if text[u.start : u.start + 1].islower():
-        return False  # the rest of a sentence the previous chunk began
-    return (not before or before.endswith("\n")) and "\n" in text[u.end : after_end] + "\n"
-
-
-def _heading_shape(text: str) -> tuple[bool, bool]:
-    """(all capitals, a single line): what sibling headings of one list share."""
-    letters = [c for c in text if c.isalpha()]
-    return (bool(letters) and all(c.isupper() for c in letters), "\n" not in text.strip())
-
-
-def _item_heading(text: str, u: Unit, shape: tuple[bool, bool] | None) -> bool:
-    """True for a short unnumbered heading shaped like the list's earlier heading items."""
-    heading = text[u.start : u.end]
-    words = heading.split()
-    if not words or len(words) > _ITEM_HEADING_WORDS or _NUMBERED.match(heading):
-        return False
-    return shape is None or _heading_shape(heading) == shape
-
-
-def _items_after(
-    p: Passage, units: list[Unit], i: int, pool: _Pool, limit: int
-) -> list[tuple[Piece, ...]]:
-    items: list[tuple[Piece, ...]] = []
-    seen: set[int] = {p.number}
-    # The shape of the short headings that are this list's items, once one is found.
-    shape: tuple[bool, bool] | None = None
-    while len(items) < limit:
-        if i >= len(units):
-            nxt = adjacent(p, pool.passages)
-            if nxt is None or nxt.number in seen:
-                break
-            p, units, i = nxt, pool.units[nxt.number], 0
-            seen.add(p.number)
-            continue
-        u = units[i]
-        if u.role is Role.LABEL and i + 1 < len(units) and units[i + 1].role is Role.STATEMENT:
-            items.append(_entry(p, u.start, units[i + 1].end, pool))
-            i += 2
-        elif u.role is Role.ITEM or (
-            u.role is Role.STATEMENT and shape is None and _own_line(p.text, u, units, i)
-        ):
-            items.append(((p, u.start, u.end),))
-            i += 1
-        elif u.role is Role.HEADING and (not items or shape) and _item_heading(p.text, u, shape):
-            # "CONFIDENTIALITY" / "INTEGRITY" / "AVAILABILITY", each over its own paragraph.
-            shape = _heading_shape(p.text[u.start : u.end])
-            body = i + 1 < len(units) and units[i + 1].role is Role.STATEMENT
-            items.append(_entry(p, u.start, units[i + 1].end if body else u.end, pool))
-            i += 2 if body else 1
-        elif u.role in (Role.STATEMENT, Role.FOOTNOTE, Role.FURNITURE, Role.FRAGMENT) and items:
-            i += 1  # the rest of an item's entry, or page furniture between items
-        elif u.role in (Role.HEADING, Role.LEADIN) or (u.role is Role.STATEMENT and not items):
-            break
-        else:
-            i += 1
-    return items

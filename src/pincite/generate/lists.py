@@ -1,0 +1,147 @@
+"""Lists in a passage: the items under a lead-in or heading, as a list question wants them.
+
+Items are bulleted or numbered lines, statements set on lines of their own,
+term labels with their first sentence, or short sibling headings each over
+its paragraph ("CONFIDENTIALITY" / "INTEGRITY" / "AVAILABILITY"); a list is
+followed into the next chunk when a chunk boundary cuts it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from pincite.generate.base import Passage
+from pincite.generate.layout import TITLES, Role, Unit
+from pincite.generate.pool import Piece, Pool, adjacent, ends_sentence
+from pincite.generate.question import Question, QuestionKind
+from pincite.generate.words import content_stems
+
+__all__ = ["items_after", "list_items", "run"]
+
+_ITEM_HEADING_WORDS = 4
+_NUMBERED = re.compile(r"\s*(?:\d|[A-Z]\.\d)")
+
+
+def list_items(
+    question: Question, passages: Sequence[Passage], term_match: float, limit: int
+) -> tuple[float, list[tuple[Piece, ...]]]:
+    """The items under the lead-in or heading that names what a list question asks for.
+
+    Returns the lead-in's match with the question's focus and the items (each a
+    label with its first sentence, or a list item), following the list into the
+    next chunk when the lead-in ends its passage.
+    """
+    if question.kind is not QuestionKind.LIST or not question.focus:
+        return 0.0, []
+    pool = Pool(question, passages)
+    best: tuple[float, list[tuple[Piece, ...]]] = (0.0, [])
+    for p in pool.passages:
+        units = pool.units[p.number]
+        for i, u in enumerate(units):
+            if u.role not in TITLES or u.role is Role.LABEL:
+                continue
+            title = p.text[u.start : u.end]
+            m = pool.match(question.focus, set(content_stems(title)))
+            if m < term_match or m <= best[0]:
+                continue
+            items = items_after(p, units, i + 1, pool, limit)
+            if len(items) >= 2:
+                best = (m, items)
+    return best
+
+
+def _entry(p: Passage, start: int, end: int, pool: Pool) -> tuple[Piece, ...]:
+    """A list entry, continued into the next chunk when a chunk boundary cuts its sentence."""
+    units = pool.units[p.number]
+    if units and end == units[-1].end and not ends_sentence(p.text[start:end]):
+        nxt = adjacent(p, pool.passages)
+        if nxt is not None and pool.units[nxt.number]:
+            first = pool.units[nxt.number][0]
+            if nxt.text[first.start : first.start + 1].islower():
+                return ((p, start, end), (nxt, first.start, first.end))
+    return ((p, start, end),)
+
+
+def _own_line(text: str, u: Unit, units: list[Unit], i: int) -> bool:
+    """True for a statement set on lines of its own, as list items without bullets are."""
+    before = text[: u.start].rstrip(" \t")
+    after_end = units[i + 1].start if i + 1 < len(units) else len(text)
+    if text[u.start : u.start + 1].islower():
+        return False  # the rest of a sentence the previous chunk began
+    return (not before or before.endswith("\n")) and "\n" in text[u.end : after_end] + "\n"
+
+
+def _heading_shape(text: str) -> tuple[bool, bool]:
+    """(all capitals, a single line): what sibling headings of one list share."""
+    letters = [c for c in text if c.isalpha()]
+    return (bool(letters) and all(c.isupper() for c in letters), "\n" not in text.strip())
+
+
+def _item_heading(text: str, u: Unit, shape: tuple[bool, bool] | None) -> bool:
+    """True for a short unnumbered heading shaped like the list's earlier heading items."""
+    heading = text[u.start : u.end]
+    words = heading.split()
+    if not words or len(words) > _ITEM_HEADING_WORDS or _NUMBERED.match(heading):
+        return False
+    return shape is None or _heading_shape(heading) == shape
+
+
+def items_after(
+    p: Passage, units: list[Unit], i: int, pool: Pool, limit: int
+) -> list[tuple[Piece, ...]]:
+    items: list[tuple[Piece, ...]] = []
+    seen: set[int] = {p.number}
+    # The shape of the short headings that are this list's items, once one is found.
+    shape: tuple[bool, bool] | None = None
+    while len(items) < limit:
+        if i >= len(units):
+            nxt = adjacent(p, pool.passages)
+            if nxt is None or nxt.number in seen:
+                break
+            p, units, i = nxt, pool.units[nxt.number], 0
+            seen.add(p.number)
+            continue
+        u = units[i]
+        if u.role is Role.LABEL and i + 1 < len(units) and units[i + 1].role is Role.STATEMENT:
+            items.append(_entry(p, u.start, units[i + 1].end, pool))
+            i += 2
+        elif u.role is Role.ITEM or (
+            u.role is Role.STATEMENT and shape is None and _own_line(p.text, u, units, i)
+        ):
+            items.append(((p, u.start, u.end),))
+            i += 1
+        elif u.role is Role.HEADING and (not items or shape) and _item_heading(p.text, u, shape):
+            # "CONFIDENTIALITY" / "INTEGRITY" / "AVAILABILITY", each over its own paragraph.
+            shape = _heading_shape(p.text[u.start : u.end])
+            body = i + 1 < len(units) and units[i + 1].role is Role.STATEMENT
+            items.append(_entry(p, u.start, units[i + 1].end if body else u.end, pool))
+            i += 2 if body else 1
+        elif u.role in (Role.STATEMENT, Role.FOOTNOTE, Role.FURNITURE, Role.FRAGMENT) and items:
+            i += 1  # the rest of an item's entry, or page furniture between items
+        elif u.role in (Role.HEADING, Role.LEADIN) or (u.role is Role.STATEMENT and not items):
+            break
+        else:
+            i += 1
+    return items
+
+
+def run(p: Passage, units: list[Unit], i: int, pool: Pool, limit: int) -> tuple[Piece, ...]:
+    """A lead-in with the items under it, as one contiguous stretch of text per passage.
+
+    "The potential impact is LOW if— − The loss of ... limited adverse
+    effect": the lead-in says what the items are for, so neither answers
+    alone. Empty when no item follows the lead-in.
+    """
+    items = items_after(p, units, i + 1, pool, limit)
+    if not items:
+        return ()
+    spans: dict[int, list[int]] = {p.number: [units[i].start, units[i].end]}
+    order = [p]
+    for entry in items:
+        for q, s, e in entry:
+            if q.number not in spans:
+                spans[q.number] = [s, e]
+                order.append(q)
+            spans[q.number][1] = max(spans[q.number][1], e)
+    return tuple((q, spans[q.number][0], spans[q.number][1]) for q in order)

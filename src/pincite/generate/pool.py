@@ -1,0 +1,73 @@
+"""The retrieved passages as the extractive generator reads them.
+
+Each passage's layout units with the idf statistics of the question's words
+over them (``Pool``), and which retrieved passage continues another in the
+same document version (``adjacent``), so a sentence or a list cut by a chunk
+boundary is read whole.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from pincite.generate.base import Passage
+from pincite.generate.layout import layout
+from pincite.generate.question import Question
+from pincite.generate.words import content_stems
+
+__all__ = ["Piece", "Pool", "adjacent", "ends_sentence"]
+
+Piece = tuple[Passage, int, int]  # passage-relative [start, end)
+_ADJACENT_GAP = 4
+# Room for a page's footnotes and footer between the halves of a sentence.
+_PAGE_BREAK_GAP = 1500
+
+
+class Pool:
+    """The units of the passages, with the idf statistics of their words."""
+
+    def __init__(self, question: Question, passages: Sequence[Passage]) -> None:
+        self.question = question
+        self.passages = list(passages)
+        self.units = {p.number: layout(p.text) for p in self.passages}
+        docs: list[set[str]] = []
+        for p in self.passages:
+            docs.extend(set(content_stems(p.text[u.start : u.end])) for u in self.units[p.number])
+        n = len(docs)
+        wanted = set(question.stems) | set(question.focus)
+        self.idf = {
+            t: max(math.log((n + 1) / (sum(t in d for d in docs) + 0.5)), 0.0) for t in wanted
+        }
+
+    def match(self, terms: Sequence[str], words: set[str]) -> float:
+        """The idf-weighted share of ``terms`` found among ``words``."""
+        total = sum(self.idf.get(t, 0.0) for t in terms)
+        if not terms or total <= 0:
+            return 0.0
+        return sum(self.idf.get(t, 0.0) for t in terms if t in words) / total
+
+
+def adjacent(first: Passage, passages: Sequence[Passage]) -> Passage | None:
+    """The passage that continues ``first`` in the same document version, if retrieved.
+
+    That is the next chunk; or, when ``first`` stops inside a sentence, a
+    chunk shortly after it that starts in lower case: the rest of a sentence
+    that a page's footnotes and running footer cut in two.
+    """
+    end = first.start + len(first.text)
+    doc = first.evidence_id.split(":")[2:3]
+    unfinished = not ends_sentence(first.text)
+    for p in sorted(passages, key=lambda x: x.start):
+        if p.version != first.version or p.evidence_id.split(":")[2:3] != doc:
+            continue
+        gap = p.start - end
+        if 0 <= gap <= _ADJACENT_GAP:
+            return p
+        if unfinished and 0 <= gap <= _PAGE_BREAK_GAP and p.text[:1].islower():
+            return p
+    return None
+
+
+def ends_sentence(text: str) -> bool:
+    return text.rstrip().endswith((".", "!", "?", ";", ":", ")", '"', "”"))
