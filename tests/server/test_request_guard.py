@@ -190,6 +190,9 @@ def test_the_limit_message_names_megabytes_and_bytes() -> None:
     assert too_large(20 * 1024 * 1024) == (
         "request body exceeds the upload limit of 20 MB (20971520 bytes)"
     )
+    assert too_large(100 * 1024 * 1024) == (  # three digits: 99.9 would be a wrong MB
+        "request body exceeds the upload limit of 100 MB (104857600 bytes)"
+    )
     assert too_large(16 * 1024) == (
         "request body exceeds the upload limit of 0.0156 MB (16384 bytes)"
     )

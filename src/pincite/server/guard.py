@@ -118,5 +118,7 @@ def _header(scope: Scope, name: bytes) -> bytes | None:
 
 def _app_path(scope: Scope) -> str:
     path = str(scope["path"])
+    # mutmut: equivalent because without a root_path any stand-in ("None", "XXXX") is
+    # not a prefix of a path, which starts with "/".
     root = str(scope.get("root_path", ""))
     return path[len(root) :] if root and path.startswith(root) else path

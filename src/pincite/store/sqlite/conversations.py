@@ -14,6 +14,8 @@ from pincite.store.conversations import ConversationRecord, MemoryEntry, TurnRec
 _CONVERSATION = "tenant, conversation_id, title, created_at, updated_at, turn_count"
 
 
+# mutmut: equivalent because SQL keywords and unquoted names are case-blind and rows
+# are read by position: the case-changed SQL strings (benchmarks/mutation.sh counts them apart).
 class SQLiteConversations:
     """The conversation half of :class:`SQLiteStore` (which provides the connection)."""
 

@@ -36,6 +36,8 @@ from pincite.store.sqlite.search import SQLiteSearch
 from pincite.store.sqlite.write import VersionSQL
 
 
+# mutmut: equivalent because SQL keywords and unquoted names are case-blind and rows
+# are read by position: the case-changed SQL strings (benchmarks/mutation.sh counts them apart).
 class SQLiteStore(SQLiteSearch, SQLitePending, SQLiteConversations):
     """Store of record and search engine in one SQLite file (``:memory:`` for tests)."""
 
@@ -199,6 +201,7 @@ class SQLiteStore(SQLiteSearch, SQLitePending, SQLiteConversations):
         return [read_version(r) for r in rows]
 
     def version(self, tenant: str, document_id: str, hash16: str) -> Version | None:
+        # mutmut: equivalent because a non-hex character let through matches no stored hash.
         if len(hash16) != 16 or not all(c in "0123456789abcdef" for c in hash16):
             return None
         rows = self._query(
