@@ -43,6 +43,10 @@ def test_a_three_turn_conversation_over_http(client: tuple[TestClient, dict[str,
         assert all(x["view_url"].startswith("/view/ev1:") for x in body["citations"])
         answers.append(body)
     assert "invoices" in answers[1]["standalone"] and "invoices" in answers[2]["standalone"]
+    # Offline generator: the first turn is searched as asked, follow-ups by the
+    # deterministic rewrite, and no model call is spent on either.
+    assert [a["rewrite"] for a in answers] == ["asked", "offline", "offline"]
+    assert [a["rewrite_calls"] for a in answers] == [0, 0, 0]
     assert "encrypted archive" in answers[1]["text"]
     assert "finance director" in answers[2]["text"]
 
@@ -50,6 +54,8 @@ def test_a_three_turn_conversation_over_http(client: tuple[TestClient, dict[str,
     assert got["turn_count"] == 3 and got["title"] == "invoices"
     assert [t["question"] for t in got["turns"]] == list(TURNS)
     assert [t["standalone"] for t in got["turns"]] == [a["standalone"] for a in answers]
+    assert [t["rewrite"] for t in got["turns"]] == ["asked", "offline", "offline"]
+    assert [t["rewrite_calls"] for t in got["turns"]] == [0, 0, 0]
     for turn, answer in zip(got["turns"], answers, strict=True):
         assert [x["evidence_id"] for x in turn["citations"]] == [
             x["evidence_id"] for x in answer["citations"]

@@ -7,10 +7,12 @@ The shape, for clients (the web workspace among them):
 - ``GET /v1/conversations`` → ``{"conversations": [ConversationOut, ...]}``, most
   recently updated first
 - ``GET /v1/conversations/{id}`` → ``ConversationOut`` plus ``turns``: each turn's
-  ``question`` (as asked), ``standalone`` (as searched), ``outcome``, ``message``,
+  ``question`` (as asked), ``standalone`` (as searched), ``rewrite`` (what made it:
+  asked / model / offline) and ``rewrite_calls``, ``outcome``, ``message``,
   running ``summary``, ``claims``, ``citations`` (each with ``view_url``), ``searched``
 - ``POST /v1/conversations/{id}/turns`` ``{"question", "k"?}`` → the answer as
-  ``/v1/answer`` gives it plus ``conversation_id``, ``seq``, ``asked``, ``standalone``
+  ``/v1/answer`` gives it plus ``conversation_id``, ``seq``, ``asked``, ``standalone``,
+  ``rewrite``, ``rewrite_calls``
 - ``DELETE /v1/conversations/{id}`` → 204
 - ``GET /v1/stale`` → ``{"items": [...]}``: every stored turn (and memory) citing a
   superseded, deleted, erased or missing version; a superseded citation carries
@@ -80,6 +82,8 @@ def _turn_out(turn: ConversationTurn, state: Service) -> TurnOut:
         citations=citations,
         reasons=[str(r) for r in turn.answer.get("reasons", [])],
         searched=[str(s) for s in turn.answer.get("searched", [])],
+        rewrite=turn.rewritten_by,
+        rewrite_calls=int(turn.answer.get("rewrite_calls", 0)),
     )
 
 
@@ -114,12 +118,16 @@ def ask(
         body.question, k=body.k, options=state.search_options(None), generator=state.generator
     )
     seq = conversation.record.turn_count - 1
+    rewritten = conversation.last_rewrite
     return ConversationAnswerOut(
         **answer_out(result, state.view_url).model_dump(),
         conversation_id=conversation.id,
         seq=seq,
         asked=body.question.strip(),
         standalone=result.question,
+        # ask() always records how it searched; the fallback only satisfies the type.
+        rewrite=rewritten.by if rewritten else "",
+        rewrite_calls=rewritten.calls if rewritten else 0,
     )
 
 

@@ -289,6 +289,13 @@ class TurnOut(BaseModel):
     citations: list[dict[str, Any]] = []
     reasons: list[str] = []
     searched: list[str] = []
+    rewrite: str = Field(
+        "",
+        description="What made the standalone question: asked (a first turn), model (the "
+        "generator's condense call) or offline (the deterministic rewrite); empty for turns "
+        "stored before this was recorded.",
+    )
+    rewrite_calls: int = Field(0, description="Model calls the rewrite made (0 or 1).")
 
 
 class ConversationDetail(ConversationOut):
@@ -302,6 +309,11 @@ class ConversationAnswerOut(AnswerOut):
     seq: int
     asked: str = Field(description="The turn as it was asked.")
     standalone: str
+    rewrite: str = Field(
+        description="What made the standalone question: asked (a first turn), model (the "
+        "generator's condense call) or offline (the deterministic rewrite)."
+    )
+    rewrite_calls: int = Field(description="Model calls the rewrite made (0 or 1).")
 
 
 class StaleCitationOut(BaseModel):
