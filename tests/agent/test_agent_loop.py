@@ -213,3 +213,24 @@ def test_the_cli_runs_the_agent_against_an_openai_compatible_server(db: Path) ->
         "Records are kept seven years [1]."
     )
     assert data["sources"][0]["title"] == "Retention"
+
+
+def test_the_cli_agent_prints_numbered_sources_with_excerpts_as_ask_does(db: Path) -> None:
+    script, seen = _script(OPENAI, [lambda i: f"Records are kept seven years ({i})."])
+    with serve(script) as llm:
+        run = CliRunner().invoke(
+            agent_command,
+            [
+                *("How long are customer records kept?", "--db", str(db), "--tenant", "acme"),
+                *("--embedder", "none", "--generator", "openai", "--base-url", f"{llm.base}/v1"),
+                *("--model", "gpt-test", "--api-key", "sk-test"),
+            ],
+            env={"PINCITE_GENERATOR": None},
+        )
+    assert run.exit_code == 0, run.output
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("Records are kept seven years [1].")
+    sources = lines[lines.index("Sources:") + 1 :]
+    assert sources[0].startswith("[1] Retention")
+    assert f"    {seen['id']}" in sources
+    assert any(s.startswith("    “The retention period for customer records") for s in sources)

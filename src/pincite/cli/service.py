@@ -23,6 +23,7 @@ from pincite.cli.common import (
     warm_models,
 )
 from pincite.generate import make_generator
+from pincite.present.answer import format_answer
 from pincite.server.worker import DEFAULT_WORKERS
 
 
@@ -298,12 +299,15 @@ def agent(
         gen = generator_from_config(generator, base_url=base_url, model=model, api_key=api_key)
         with gen:
             result = run_agent(corpus, question, gen, tenant, budget)
-    if as_json:
-        print_json(result.as_dict())
-    else:
-        out.print(result.text)
-        for reason in result.reasons:
-            err.print(f"note: {reason}")
+        if as_json:
+            print_json(result.as_dict())
+        else:
+            # As `pincite ask` prints it: numbered sources with the exact excerpts.
+            out.print(format_answer(result, corpus.store))
+            if not result.refused:
+                # A refusal lists its reasons above; an answer's (a repair) are notes.
+                for reason in result.reasons:
+                    err.print(f"note: {reason}")
     if result.refused:
         raise SystemExit(3)
 
