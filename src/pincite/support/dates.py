@@ -58,6 +58,8 @@ def dates(text: str, *, both_readings: bool) -> tuple[set[Quantity], list[tuple[
     """The dates of ``text`` and the spans they cover."""
     found: set[Quantity] = set()
     spans: list[tuple[int, int]] = []
+    if not any(c.isdigit() for c in text):
+        return found, spans  # every layout has a day or a year in digits
     for pattern in _DATES:
         for match in pattern.finditer(text):
             if any(a < match.end() and match.start() < b for a, b in spans):

@@ -26,12 +26,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable
+from functools import lru_cache
 
 from pincite.support.dates import date_matches, date_parts_stated, dates
 
 __all__ = [
     "CONVERTED_TOLERANCE",
     "Quantity",
+    "clear_cache",
     "missing_numbers",
     "number_matches",
     "numbers",
@@ -203,6 +205,18 @@ def _word_number(run: str) -> float | None:
 
 
 def quantities(text: str, *, bare_scaled: bool = True) -> set[Quantity]:
+    """The quantities of ``text`` (see ``_quantities``); cached, since every
+    sentence is read for its terms and for its numbers."""
+    return set(_quantities(text, bare_scaled))
+
+
+def clear_cache() -> None:
+    """Forget the cached readings of texts (``scoring.clear_caches`` calls it)."""
+    _quantities.cache_clear()
+
+
+@lru_cache(maxsize=8192)
+def _quantities(text: str, bare_scaled: bool) -> frozenset[Quantity]:
     """The quantities of ``text``: numbers, number words, fractions and dates, with units.
 
     ``bare_scaled=False`` is how a claim is read, where every quantity must be
@@ -263,7 +277,7 @@ def quantities(text: str, *, bare_scaled: bool = True) -> set[Quantity]:
         unit = _unit_after(text, match.end())
         if unit and _UNITS[unit][0] not in ("percent",):
             found.add((1.0, unit))
-    return found
+    return frozenset(found)
 
 
 def numbers(text: str) -> set[float]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from pincite.sentences import sentence_spans
-from pincite.support import cues
+from pincite.support import cues, quantities
 from pincite.support import features as f
 
 __all__ = [
@@ -127,6 +127,7 @@ def _passage_sentences(
 def clear_caches() -> None:
     """Forget the per-passage sentence analyses (kept for the 512 most recent texts)."""
     _passage_sentences.cache_clear()
+    quantities.clear_cache()
 
 
 def analyse(claim: str, passages: Sequence[str]) -> Analysis:
