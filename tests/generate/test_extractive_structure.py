@@ -246,3 +246,32 @@ def test_a_list_question_prefers_the_sentence_that_lists() -> None:
     assert (
         cues["Methods can also be idempotent when repeated requests have the same effect."] == 0.0
     )
+
+
+def test_a_section_named_by_the_questions_own_words_answers_it() -> None:
+    # "Are waivers to FIPS 200 allowed?" names the section "11. Waivers." by its
+    # rarest word, though the heading holds too little of the whole question.
+    entry = passage(
+        1,
+        "11. Waivers.\n\nNo provision is provided under FISMA for waivers to FIPS made "
+        "mandatory by the Secretary of Commerce.\n\n12. Where to Obtain Copies.\n\n"
+        "This publication is available from the FIPS 200 web site of the division.",
+    )
+    other = passage(
+        2,
+        "7. Specifications.\n\nFIPS Publication 200 specifies the minimum security "
+        "requirements for federal information systems in seventeen areas.",
+    )
+    ranked = ExtractiveGenerator().rank_sentences(
+        "Are waivers to FIPS 200 allowed?", [other, entry]
+    )
+    by_text = {c.text: c for c in ranked}
+    waiver = by_text[
+        "No provision is provided under FISMA for waivers to FIPS made mandatory by the "
+        "Secretary of Commerce."
+    ]
+    assert waiver.definition > 0
+    assert ranked[0] is waiver
+    # A heading with a word the question does not use names another subject.
+    copies = by_text["This publication is available from the FIPS 200 web site of the division."]
+    assert copies.definition == 0

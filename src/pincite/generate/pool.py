@@ -36,9 +36,10 @@ class Pool:
             docs.extend(set(content_stems(p.text[u.start : u.end])) for u in self.units[p.number])
         n = len(docs)
         wanted = set(question.stems) | set(question.focus)
-        self.idf = {
-            t: max(math.log((n + 1) / (sum(t in d for d in docs) + 0.5)), 0.0) for t in wanted
-        }
+        df = {t: sum(t in d for d in docs) for t in wanted}
+        self.idf = {t: max(math.log((n + 1) / (df[t] + 0.5)), 0.0) for t in wanted}
+        # The question's words that some passage holds (the rest no title can name).
+        self.present = frozenset(t for t in wanted if df[t])
 
     def match(self, terms: Sequence[str], words: set[str]) -> float:
         """The idf-weighted share of ``terms`` found among ``words``."""

@@ -61,6 +61,8 @@ class Scoring:
     heading_share: float = 0.7
     # Items a lead-in's run may hold and still be one claim.
     run_items: int = 5
+    # A title made only of question words must hold this idf-weighted share of them.
+    topic_share: float = 0.3
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,7 +282,24 @@ def _about(question: Question, pool: Pool, p: Passage, title: str, scoring: Scor
     m = _named(question.stems, title, p, pool)
     if question.focus and question.kind in _NAMING_KINDS:
         m = max(m, _named(question.focus, title, p, pool))
-    return 0.5 * m if m >= scoring.term_match else 0.0
+    if m >= scoring.term_match:
+        return 0.5 * m
+    if _within_question(question, pool, title, scoring):
+        return 0.5 * scoring.term_match
+    return 0.0
+
+
+def _within_question(question: Question, pool: Pool, title: str, scoring: Scoring) -> bool:
+    """True for a title every word of which the question asks about ("11. Waivers.").
+
+    A section named by the question's rarer words is about what it asks,
+    even when the question also names the document ("waivers to FIPS 200").
+    """
+    own = {t for t in content_stems(title) if not t.isdigit()}
+    if not own or not own <= set(question.stems):
+        return False
+    held = [t for t in question.stems if t in pool.present]
+    return pool.match(held, own) >= scoring.topic_share
 
 
 def _named(terms: Sequence[str], title: str, p: Passage, pool: Pool) -> float:
