@@ -29,6 +29,11 @@ mark{background:#ffe066;padding:0 .1rem;scroll-margin:30vh}
 .diff{white-space:pre-wrap;font-family:Georgia,serif;background:#f7f7f7;padding:.8rem}
 del{background:#fdd;text-decoration:line-through}ins{background:#dfd;text-decoration:none}
 .muted{color:#777}
+.compare{display:grid;grid-template-columns:1fr 1fr;gap:1rem}
+.compare blockquote{margin:0;white-space:pre-wrap;font-family:Georgia,serif;
+background:#f7f7f7;padding:.6rem}
+.compare h3{font-size:.9rem;margin:.4rem 0}
+@media(max-width:40rem){.compare{grid-template-columns:1fr}}
 """
 _SCRIPT = 'var m=document.getElementById("cited");if(m){m.scrollIntoView({block:"center"});}'
 
@@ -86,8 +91,10 @@ def evidence_page(evidence: Evidence, view_url: Callable[[str], str]) -> str:
     parts = [f"<h1>{escape(o.title or 'Untitled document')}</h1>", _locator(evidence)]
     parts += _labels(evidence, view_url)
     if evidence.readable:
+        # Where the text went comes first, beside the cited passage; then the cited
+        # passage in its version's own text.
+        parts.append(_diff(evidence, view_url))
         parts.append(_context(evidence))
-        parts.append(_diff(evidence))
     return _page(f"{o.title or 'Evidence'} — pincite", "".join(parts), script=evidence.readable)
 
 
@@ -167,7 +174,8 @@ def _context(evidence: Evidence) -> str:
     )
 
 
-def _diff(evidence: Evidence) -> str:
+def _diff(evidence: Evidence, view_url: Callable[[str], str]) -> str:
+    """The cited passage beside its counterpart in the current version, then a word diff."""
     cp = evidence.counterpart
     if cp is None:
         return ""
@@ -184,8 +192,18 @@ def _diff(evidence: Evidence) -> str:
             runs.append(f"<del>{escape(chunk)}</del>")
         else:
             runs.append(f"<ins>{escape(chunk)}</ins>")
+    cited = (
+        f"<div><h3>Cited: version {escape(evidence.outcome.hash16 or '')}</h3>"
+        f'<blockquote id="cited-text">{escape(evidence.cited)}</blockquote></div>'
+    )
+    current = (
+        f'<div><h3>Now: <a href="{escape(view_url(cp.evidence_id))}">version '
+        f"{escape(cp.hash16)}</a></h3>"
+        f'<blockquote id="current-text">{escape(cp.text)}</blockquote></div>'
+    )
     return (
         '<section id="diff"><h2>What changed in the current version</h2>'
         f'<p class="muted">Matched by {escape(cp.how)}.</p>'
+        f'<div class="compare">{cited}{current}</div>'
         f'<div class="diff">{"".join(runs)}</div></section>'
     )
