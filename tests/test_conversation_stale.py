@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -161,3 +162,48 @@ def test_erasure_and_purge_blank_the_text_stored_turns_copied(
     # Nothing of the erased sentences is left in the file, stored turns included.
     raw = db.read_bytes()
     assert b"finance director" not in raw and b"encrypted archive" not in raw
+
+
+def test_sp800_46_r2_over_r1_lists_the_r1_answers_and_only_them(tmp_path: Path) -> None:
+    # The bundled public revisions (pincite/demo_data): real PDFs, no ../shared needed.
+    # Lexical only keeps it quick; re-anchoring reads text, not vectors.
+    data = resources.files("pincite") / "demo_data"
+    uri = "nist://sp800-46"
+    with (
+        resources.as_file(data) as folder,
+        pincite.open(tmp_path / "nist.db", embedder=None) as corpus,
+    ):
+        r1 = corpus.ingest_path(folder / "SP800-46r1.pdf", uri=uri, tenant="nist")
+        conversation = corpus.conversation(tenant="nist")
+        asked = [
+            "What should remote access servers be kept?",
+            "Where are they usually placed?",
+            "Who should manage them?",
+        ]
+        answered = [seq for seq, q in enumerate(asked) if not conversation.ask(q).refused]
+        assert len(answered) >= 2
+        first = corpus.ask(asked[0], tenant="nist")
+        assert first.answer is not None
+        record = pincite.MemoryRecord("Patch the servers.", first.answer.citations)
+        memory_id = remember(corpus, record, tenant="nist")
+        assert corpus.stale(tenant="nist") == []
+
+        r2 = corpus.ingest_path(folder / "SP800-46r2.pdf", uri=uri, tenant="nist")
+        assert r2.status.value == "updated" and r2.document_id == r1.document_id
+        later = corpus.conversation(tenant="nist")
+        assert not later.ask(asked[0]).refused  # answered from r2: current, never listed
+        found = corpus.stale(tenant="nist")
+        turns = [(f.conversation_id, f.seq, f.text) for f in found if f.kind == "turn"]
+        assert turns == [(conversation.id, seq, asked[seq]) for seq in answered]
+        assert [f.memory_id for f in found if f.kind == "memory"] == [memory_id]
+        for item in found:
+            assert item.citations
+            for c in item.citations:
+                assert c.state == "superseded" and c.document_id == r1.document_id
+                assert c.evidence_id.split(":")[3] == r1.hash16
+                assert c.current_hash16 == r2.hash16 and c.anchor is not None
+                if c.current_evidence_id is not None:
+                    [now] = corpus.fetch([c.current_evidence_id], tenant="nist")
+                    assert now.status is FetchStatus.OK and now.hash16 == r2.hash16
+                    assert not now.superseded
+        assert corpus.stale(tenant="other") == []
