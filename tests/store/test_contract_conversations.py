@@ -127,6 +127,13 @@ def test_memories_round_trip_replace_and_stay_per_tenant(
     assert store.memories(a) == [m2, replaced]
     assert store.memories(b) == []
     assert store.delete_memory(b, "m1") is False
+    # The same id in another tenant is that tenant's own memory; a's stays as it was.
+    theirs = MemoryEntry(b, "m1", "Not a's.", ("ev1:b",), "2026-01-04")
+    store.put_memory(theirs)
+    assert store.memories(b) == [theirs]
+    assert store.memories(a) == [m2, replaced]
+    assert store.delete_memory(b, "m1") is True
+    assert store.memories(a) == [m2, replaced]
     assert store.delete_memory(a, "m1") is True
     assert store.memories(a) == [m2]
 
