@@ -2,7 +2,9 @@
 
 Two corpora: the shared long documents (``../shared/data/documents``: seven
 PDFs and text files, ingested as ``pincite ingest`` does) and the first N
-SciFact abstracts, each a document ingested with ``Corpus.ingest_text``.
+SciFact abstracts, each a document ingested with ``Corpus.ingest_text``
+inside one ``Corpus.batch()``. Both go as ``pincite ingest`` goes: every
+text committed first (searchable by its words), then the vectors.
 Each run writes a fresh SQLite file in a temporary folder and uses
 onnxruntime with one thread per CPU, as the CLI does.
 
@@ -26,13 +28,15 @@ import os
 import statistics
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import pincite
 from pincite.embed.base import Embedder, Vectors
+from pincite.ingest.embedding import embed_pending
 from pincite.ingest.pipeline import IngestReport, IngestStatus
 from pincite.settings import EmbedderSettings
+from pincite.tenancy import DEFAULT_TENANT
 
 DATA = Path(os.environ.get("PINCITE_SHARED", "/work/shared")) / "data"
 
@@ -78,12 +82,21 @@ def scifact(n: int) -> list[tuple[str, str, str]]:
     return out
 
 
-def ingest(corpus: pincite.Corpus, name: str, n_scifact: int) -> Iterator[IngestReport]:
+def ingest(
+    corpus: pincite.Corpus, name: str, abstracts: list[tuple[str, str, str]]
+) -> list[IngestReport]:
+    """As ``pincite ingest`` does: every text committed first (in batches), then vectors."""
     if name == "documents":
-        yield from corpus.ingest_paths([DATA / "documents"])
-        return
-    for doc_id, title, text in scifact(n_scifact):
-        yield corpus.ingest_text(text, uri=f"scifact:{doc_id}", title=title)
+        reports = list(corpus.ingest_paths([DATA / "documents"], embed=False))
+    else:
+        with corpus.batch():
+            reports = [
+                corpus.ingest_text(text, uri=f"scifact:{doc_id}", title=title, embed=False)
+                for doc_id, title, text in abstracts
+            ]
+    if corpus.embedder is not None:
+        embed_pending(corpus.store, corpus.embedder, DEFAULT_TENANT)
+    return reports
 
 
 def run(corpus_name: str, spec: str, n_scifact: int) -> dict[str, float | str]:
@@ -91,12 +104,14 @@ def run(corpus_name: str, spec: str, n_scifact: int) -> dict[str, float | str]:
     embedder = Timed(built) if built is not None else None
     if embedder is not None:
         embedder.embed_query("warm up")  # load (and derive) the model before the clock
+    # Reading the dataset's gzipped JSON is the benchmark's work, not ingest's.
+    abstracts = scifact(n_scifact) if corpus_name == "scifact" else []
     load_start = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="pincite-ingest-speed-") as tmp:
         corpus = pincite.open(Path(tmp) / "bench.db", embedder=embedder)
         with corpus:
             start, cpu = time.perf_counter(), cpu_seconds()
-            reports = list(ingest(corpus, corpus_name, n_scifact))
+            reports = ingest(corpus, corpus_name, abstracts)
             wall, cpu_s = time.perf_counter() - start, cpu_seconds() - cpu
     failed = [r for r in reports if r.status is IngestStatus.FAILED]
     if failed:

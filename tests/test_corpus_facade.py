@@ -165,3 +165,39 @@ def test_cli_reindex_of_one_tenant_cannot_switch_a_shared_store(tmp_path: Path) 
         corpus.ingest_text(TRAVEL, uri="policy://travel", tenant="globex")
     r = CliRunner().invoke(cli, ["reindex", "--db", db, "--tenant", "acme", "--embedder", "none"])
     assert r.exit_code == 1 and "needs an embedder" in r.output
+
+
+def test_a_folder_ingests_in_batches_and_reports_only_committed_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pincite.corpus
+
+    monkeypatch.setattr(pincite.corpus, "_BATCH_FILES", 4)
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    for i in range(10):
+        (folder / f"note-{i:02d}.txt").write_text(f"Note {i} says the gate code is {1000 + i}.\n")
+    db = tmp_path / "c.db"
+    corpus = pincite.open(db, embedder=None)
+    other = pincite.open(db, embedder=None)
+    seen: list[str] = []
+    visible: list[int] = []
+    for report in corpus.ingest_paths([folder]):
+        assert report.status is pincite.IngestStatus.NEW
+        seen.append(report.document_id or "")
+        # Another connection already finds every document reported so far.
+        committed = {d.document_id for d in other.documents()}
+        assert committed >= set(seen)
+        visible.append(len(committed))
+    # Committed four files at a time: 4, 8, then the last two.
+    assert visible == [4] * 4 + [8] * 4 + [10] * 2
+    hits = other.retrieve("gate code 1007", k=1)
+    assert "1007" in hits.hits[0].chunk.text
+
+
+def test_erase_inside_a_batch_is_refused_and_changes_nothing(tmp_path: Path) -> None:
+    corpus = pincite.open(tmp_path / "c.db", embedder=None)
+    report = corpus.ingest_text("The vault code is 4321.", uri="u://vault")
+    with corpus.batch(), pytest.raises(ConfigurationError, match="inside a batch"):
+        corpus.erase(report.document_id or "")
+    assert "4321" in corpus.retrieve("vault code", k=1).hits[0].chunk.text

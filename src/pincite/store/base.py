@@ -9,12 +9,14 @@ search: fusion, dedup and grounding live in pure functions above them.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
+from pincite.errors import ConfigurationError
 from pincite.model import Chunk, Document, DocumentStatus, Version
 from pincite.store.conversations import ConversationRecord, MemoryEntry, TurnRecord
 
@@ -55,7 +57,25 @@ def check_version_rows(document: Document, version: Version, chunks: Sequence[Ch
             raise ValueError(f"chunk {c.chunk_id} text is not its span of the version text")
 
 
+def refuse_in_batch(batched: bool, operation: str) -> None:
+    """Erasure must commit and scrub on its own, never wait inside a batch's transaction."""
+    if batched:
+        raise ConfigurationError(f"{operation} cannot run inside a batch; end the batch first")
+
+
 class Store(Protocol):
+    def batch(self) -> AbstractContextManager[None]:
+        """Group the writes made inside into one transaction, committed when it ends.
+
+        Each write inside is a savepoint, so one that fails (a concurrent
+        write, a bad row) rolls back alone and the others still commit; an
+        exception that leaves the block rolls back the whole batch. Many small
+        documents ingest several times faster this way. Nothing written inside
+        is visible to other connections until the batch ends; ``erase`` refuses
+        to run inside one. Nested batches join the outer one.
+        """
+        ...
+
     def close(self) -> None:
         """Release the connection; a file store first folds its journal back in.
 

@@ -14,7 +14,7 @@ from pgvector.psycopg import register_vector
 
 from pincite.errors import ConfigurationError
 from pincite.model import Chunk, Document, DocumentStatus, Version
-from pincite.store.base import DenseIndex, RoutingIndex
+from pincite.store.base import DenseIndex, RoutingIndex, refuse_in_batch
 from pincite.store.postgres import pending, rows, search, write
 from pincite.store.postgres.conversations import PostgresConversations
 from pincite.store.postgres.index import Delta, index, unindex
@@ -52,6 +52,7 @@ class PostgresStore(pending.PostgresPending, PostgresConversations):
         self.exact_limit = exact_limit
         self.ef_search = ef_search
         self._lock = threading.RLock()
+        self._batched = False
         self._closed = False
         self._connection = self._connect()
         self._dims = dense_index_dims(self._connection)
@@ -108,6 +109,23 @@ class PostgresStore(pending.PostgresPending, PostgresConversations):
     def _transaction(self) -> Iterator[psycopg.Cursor[tuple[Any, ...]]]:
         with self._lock, self._conn.transaction(), self._conn.cursor() as cur:
             yield cur
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """One transaction for the writes inside (see ``Store.batch``).
+
+        psycopg makes each write's own ``transaction()`` a savepoint inside it.
+        """
+        with self._lock:
+            if self._batched:
+                yield
+                return
+            self._batched = True
+            try:
+                with self._conn.transaction():
+                    yield
+            finally:
+                self._batched = False
 
     def _read(self, run: Callable[[psycopg.Connection[tuple[Any, ...]]], _T]) -> _T:
         """Run an idempotent read; once more on a fresh connection if the old one died."""
@@ -289,6 +307,7 @@ class PostgresStore(pending.PostgresPending, PostgresConversations):
             return True
 
     def erase(self, tenant: str, document_id: str, chunk_id: str | None = None) -> int:
+        refuse_in_batch(self._batched, "erase")
         with self._transaction() as cur:
             if _lock_document(cur, tenant, document_id) is None:
                 return 0

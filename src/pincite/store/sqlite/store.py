@@ -15,7 +15,7 @@ import numpy.typing as npt
 from pincite.errors import ConfigurationError
 from pincite.model import Chunk, Document, DocumentStatus, Version
 from pincite.store import versioning
-from pincite.store.base import DenseIndex, RoutingIndex
+from pincite.store.base import DenseIndex, RoutingIndex, refuse_in_batch
 from pincite.store.sqlite.conversations import SQLiteConversations
 from pincite.store.sqlite.erase import checkpoint, erase
 from pincite.store.sqlite.fts import (
@@ -48,10 +48,15 @@ class SQLiteStore(SQLiteSearch, SQLitePending, SQLiteConversations):
         except sqlite3.Error as exc:
             raise ConfigurationError(f"cannot open database {self.path}: {exc}") from exc
         self._lock = threading.RLock()
+        self._batched = False
         self._conn.execute("PRAGMA busy_timeout = 10000")
         # Freed pages and cells are zeroed, so a deleted or rewritten row
         # (erased text, an old FTS5 segment) leaves no bytes behind in the file.
         self._conn.execute("PRAGMA secure_delete = ON")
+        # 64 MB of page cache (SQLite's default is 2 MB): the FTS5 and chunk
+        # b-trees of a large ingest stay in memory; lexical ingest of 5,183
+        # SciFact abstracts ran 15 % faster (benchmarks/ingest_speed.py).
+        self._conn.execute("PRAGMA cache_size = -65536")
         if self.path != ":memory:":
             self._conn.execute("PRAGMA journal_mode = WAL")
             self._conn.execute("PRAGMA synchronous = NORMAL")
@@ -96,15 +101,47 @@ class SQLiteStore(SQLiteSearch, SQLitePending, SQLiteConversations):
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         with self._lock:
+            if self._batched:
+                # Inside a batch each write is a savepoint: a failed one rolls back alone.
+                self._conn.execute("SAVEPOINT write")
+                try:
+                    yield self._conn
+                except BaseException:
+                    self._conn.execute("ROLLBACK TO write")
+                    self._conn.execute("RELEASE write")
+                    raise
+                self._conn.execute("RELEASE write")
+            else:
+                self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self._conn
+                except BaseException:
+                    self._conn.execute("ROLLBACK")
+                    raise
+                self._conn.execute("COMMIT")
+            self._dense.clear()
+            self._routing.clear()
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """One transaction for the writes inside (see ``Store.batch``)."""
+        with self._lock:
+            if self._batched:
+                yield
+                return
             self._conn.execute("BEGIN IMMEDIATE")
+            self._batched = True
             try:
-                yield self._conn
+                yield
             except BaseException:
                 self._conn.execute("ROLLBACK")
                 raise
-            self._conn.execute("COMMIT")
-            self._dense.clear()
-            self._routing.clear()
+            else:
+                self._conn.execute("COMMIT")
+            finally:
+                self._batched = False
+                self._dense.clear()
+                self._routing.clear()
 
     def _query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         with self._lock:
@@ -266,6 +303,7 @@ class SQLiteStore(SQLiteSearch, SQLitePending, SQLiteConversations):
             return cur.rowcount > 0
 
     def erase(self, tenant: str, document_id: str, chunk_id: str | None = None) -> int:
+        refuse_in_batch(self._batched, "erase")
         with self._write() as conn:
             erased = erase(conn, tenant, document_id, chunk_id)
         # After the commit: the log holds the pages written before the erasure.
