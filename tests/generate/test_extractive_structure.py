@@ -275,3 +275,66 @@ def test_a_section_named_by_the_questions_own_words_answers_it() -> None:
     # A heading with a word the question does not use names another subject.
     copies = by_text["This publication is available from the FIPS 200 web site of the division."]
     assert copies.definition == 0
+
+
+def test_definition_questions_in_other_words_are_read_as_definitions() -> None:
+    counts = parse_question("Under FIPS 199, what counts as a loss of availability?")
+    assert counts.kind is QuestionKind.DEFINITION
+    assert counts.focus == ("los", "availability")
+    defines = parse_question("How does SP 800-46 Revision 2 define BYOD?")
+    assert (defines.kind, defines.focus) == (QuestionKind.DEFINITION, ("byod",))
+    defined = parse_question("How is a tunnel defined in HTTP?")
+    assert (defined.kind, defined.focus) == (QuestionKind.DEFINITION, ("tunnel",))
+    # A consequence is asked for, though the question names a maximum.
+    outcome = parse_question(
+        "What happens when a proxy receives a request whose Max-Forwards is 0?"
+    )
+    assert outcome.kind is QuestionKind.CONDITION
+
+
+def test_a_sentence_pointing_back_is_quoted_with_the_sentence_it_points_at() -> None:
+    p = passage(
+        1,
+        "In particular, the GET and HEAD methods SHOULD NOT take an action other than "
+        "retrieval. These methods ought to be considered safe. This allows user agents to "
+        "show other requests in a special way.",
+    )
+    claim = best("Which HTTP methods are considered safe?", p)
+    assert claim.startswith("In particular, the GET and HEAD methods")
+    assert claim.endswith("These methods ought to be considered safe.")
+    # "This allows" points at no noun the sentence before names: it stands alone.
+    alone = {c.text for c in ExtractiveGenerator().rank_sentences("What do user agents show?", [p])}
+    assert "This allows user agents to show other requests in a special way." in alone
+
+
+def test_a_term_that_acts_as_something_is_defined_there() -> None:
+    p = passage(
+        1,
+        'Intermediaries are common. A "tunnel" acts as a blind relay between two connections '
+        "without changing the messages. Once active, a tunnel is not a party to the HTTP "
+        "communication, though the tunnel might have been started by an HTTP request.",
+    )
+    ranked = ExtractiveGenerator().rank_sentences("What is a tunnel?", [p])
+    definitions = {c.text[:20]: c.definition for c in ranked}
+    assert definitions['A "tunnel" acts as a'] > 0
+    assert ranked[0].text.startswith('A "tunnel" acts as a blind relay')
+
+
+def test_an_inline_list_of_several_word_items_is_a_list_answer() -> None:
+    p = passage(
+        1,
+        "Security categorization is an activity with the involvement of officials including "
+        "chief information officers, senior agency information security officers, authorizing "
+        "officials (a.k.a. accreditation authorities), and information owners.\n\n"
+        "Officials of the agency shall use the security categorizations of FIPS 199.",
+    )
+    cues = {
+        c.text[:40]: c.cue
+        for c in ExtractiveGenerator().rank_sentences(
+            "Which officials should take part in security categorization?", [p]
+        )
+    }
+    assert cues == {
+        "Security categorization is an activity w": 1.0,
+        "Officials of the agency shall use the se": 0.0,
+    }

@@ -55,6 +55,14 @@ _DEFINITION = [
     re.compile(rf"^what\s+is\s+meant\s+by\s+{_ARTICLE}(?P<x>.+?){_END}", re.I),
     re.compile(rf"^(?:define|explain)\s+{_ARTICLE}(?P<x>.+?){_END}", re.I),
     re.compile(rf"^(?:what\s+is\s+)?the\s+(?:meaning|definition)\s+of\s+(?P<x>.+?){_END}", re.I),
+    # "Under FIPS 199, what counts as a loss of availability?", "How does SP 800-46 define BYOD?"
+    re.compile(
+        rf"^(?:.+?,\s*)?what\s+(?:counts|qualifies|is\s+considered|is\s+regarded)\s+as\s+"
+        rf"{_ARTICLE}(?P<x>.+?){_END}",
+        re.I,
+    ),
+    re.compile(rf"^how\s+(?:does|do|did|is)\s+.+?\s+defined?\s+{_ARTICLE}(?P<x>.+?){_END}", re.I),
+    re.compile(rf"^how\s+(?:is|are)\s+{_ARTICLE}(?P<x>.+?)\s+defined(?:\s+in\s+.+?)?{_END}", re.I),
 ]
 _LIST = [
     re.compile(
@@ -82,6 +90,8 @@ _CONDITION = re.compile(
     r"^(?:when|under\s+what|in\s+what|in\s+which|under\s+which|if|what\s+happens\s+(?:if|when))\b",
     re.I,
 )
+# "What happens when ... Max-Forwards is 0?" asks for a consequence, not a number.
+_OUTCOME = re.compile(r"^what\s+happens\s+(?:if|when|after|once)\b", re.I)
 _PROCEDURE = re.compile(
     r"^(?:how\s+(?:do|does|did|should|can|could|must|is|are|to)\b|what\s+steps|"
     r"what\s+(?:should|must)\b|what\s+is\s+the\s+(?:procedure|process)\b)",
@@ -104,7 +114,7 @@ def parse_question(text: str) -> Question:
     """The question's kind and focus, read from its wording alone."""
     q = " ".join(text.split())
     stems = tuple(s for s in content_stems(q) if s not in _TEMPLATE)
-    if _NUMBER.search(q):
+    if _NUMBER.search(q) and not _OUTCOME.match(q):
         return Question(q, QuestionKind.NUMBER, _focus_after(q), stems)
     for pattern in _LIST:
         m = pattern.match(q)

@@ -84,7 +84,8 @@ class Candidate:
 
 
 _DEFINING = re.compile(
-    r"\b(?:is|are|means?|refers?\s+to|denotes?|is\s+defined\s+as|consists?\s+of)\b|:\s|\s[—–]\s",
+    r"\b(?:is|are|means?|refers?\s+to|denotes?|is\s+defined\s+as|consists?\s+of|acts?\s+as|"
+    r"serves?\s+as)\b|:\s|\s[—–]\s",
     re.I,
 )
 _PASSIVE = re.compile(r"\s+(?:not\s+)?\w+ed\b")
@@ -114,13 +115,20 @@ _NAMING_KINDS = frozenset({QuestionKind.CONDITION, QuestionKind.PROCEDURE, Quest
 _FOOTNOTE_NUMBER = re.compile(r"\d{1,2}\s+")
 _WORD = re.compile(r"\w+")
 # "GET, HEAD, PUT and DELETE": a list given inline, in one sentence.
-_ENUMERATION = re.compile(r"\b[\w/-]+,\s+[\w/-]+(?:,\s+[\w/-]+)*,?\s+(?:and|or)\s+\w")
+_ENUMERATION = re.compile(
+    r"\b[\w/-]+,\s+[\w/-]+(?:,\s+[\w/-]+)*,?\s+(?:and|or)\s+\w"
+    # "chief information officers, senior agency officials, ..., and information owners"
+    r"|(?:,(?:[^,.;:]|\.(?!\s+[A-Z]|\s*$)){2,80}){2,},\s*(?:and|or)\s+\w"
+)
 _CUES = {
     QuestionKind.LIST: _ENUMERATION,
     QuestionKind.NUMBER: _NUMBERISH,
     QuestionKind.CONDITION: _CONDITIONAL,
     QuestionKind.PROCEDURE: _PROCEDURAL,
 }
+# A sentence that opens by pointing back ("These methods", "This property") says
+# nothing alone when the sentence before names what it points at.
+_ANAPHORA = re.compile(r"(?:These|This|Those|Such)\s+([a-z]\w+)\b")
 _CLAIMABLE = frozenset({Role.STATEMENT, Role.ITEM, Role.FOOTNOTE})
 # A body this short says nothing without the heading above it.
 _SHORT_BODY = 5
@@ -211,6 +219,14 @@ def _pieces(
     elif u.role is Role.FOOTNOTE:
         # "6 The Office of ...": the footnote's number is the page's, not the claim's.
         start += _FOOTNOTE_NUMBER.match(p.text, start).end() - start  # type: ignore[union-attr]
+    pointer = _ANAPHORA.match(p.text, start) if u.role is Role.STATEMENT and i > 0 else None
+    if pointer is not None:
+        # "These methods ought to be considered safe.": which methods, the sentence before says.
+        prev = units[i - 1]
+        same_paragraph = "\n\n" not in p.text[prev.end : start]
+        named = set(content_stems(pointer[1])) <= set(content_stems(p.text[prev.start : prev.end]))
+        if prev.role is Role.STATEMENT and same_paragraph and named:
+            start = prev.start
     defined = end
     if runs_on and u.role is Role.STATEMENT:
         j = i + 1
