@@ -15,6 +15,10 @@ from pincite.store.conversations import ConversationRecord, MemoryEntry, TurnRec
 _CONVERSATION = "tenant, conversation_id, title, created_at, updated_at, turn_count"
 
 
+# mutmut: equivalent because SQL keywords and unquoted names are case-blind and rows
+# are read by position: the case-changed SQL strings that keep their `%s` placeholders
+# and quoted "C" as they are (an uppercased `%S` is refused by psycopg and dies).
+# benchmarks/mutation.sh lists them, as it counts apart only strings with no `%` or quote.
 class PostgresConversations:
     """The conversation half of :class:`PostgresStore` (which provides the connection)."""
 
