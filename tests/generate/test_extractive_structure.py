@@ -338,3 +338,38 @@ def test_an_inline_list_of_several_word_items_is_a_list_answer() -> None:
         "Security categorization is an activity w": 1.0,
         "Officials of the agency shall use the se": 0.0,
     }
+
+
+def test_a_why_question_is_answered_by_the_sentence_giving_a_reason() -> None:
+    assert parse_question("Why did the plant raise the impact?").kind is QuestionKind.REASON
+    p = passage(
+        1,
+        "The management at the plant determines the impact of a loss of integrity is high. "
+        "The management at the plant raises the impact from low to moderate, reflecting a "
+        "more realistic view of the impact.",
+    )
+    claim = best("Why did the management at the plant raise the impact from low to moderate?", p)
+    assert "reflecting a more realistic view" in claim
+
+
+def test_every_statement_of_a_section_titled_by_the_questions_words_is_about_it() -> None:
+    # The chunk starts inside "9.5 POST": the title is only in its heading path.
+    entry = passage(
+        1,
+        "The action performed by the POST method might not result in a resource.\n\n"
+        "Responses to this method are not cacheable, unless the response includes "
+        "appropriate Cache-Control or Expires header fields.",
+        section=("9 Method Definitions", "9.5 POST"),
+    )
+    other = passage(
+        2,
+        "A response is cacheable if a cache is allowed to store a copy of the response for "
+        "use in answering a later request.",
+        section=("13 Caching in HTTP", "13.4 Response Cacheability"),
+    )
+    ranked = ExtractiveGenerator().rank_sentences(
+        "Can a response to a POST request be cached?", [other, entry]
+    )
+    about = {c.text[:24]: c.definition for c in ranked}
+    assert about["Responses to this method"] > 0
+    assert about["A response is cacheable "] == 0

@@ -23,6 +23,7 @@ class QuestionKind(StrEnum):
     NUMBER = "number"  # numbers, dates, limits, sizes
     CONDITION = "condition"  # when is / under what conditions
     PROCEDURE = "procedure"  # how do I / what steps
+    REASON = "reason"  # why
     OTHER = "other"
 
 
@@ -90,6 +91,7 @@ _CONDITION = re.compile(
     r"^(?:when|under\s+what|in\s+what|in\s+which|under\s+which|if|what\s+happens\s+(?:if|when))\b",
     re.I,
 )
+_REASON = re.compile(r"^(?:why|for\s+what\s+reason|what\s+is\s+the\s+reason)\b", re.I)
 # "What happens when ... Max-Forwards is 0?" asks for a consequence, not a number.
 _OUTCOME = re.compile(r"^what\s+happens\s+(?:if|when|after|once)\b", re.I)
 _PROCEDURE = re.compile(
@@ -129,6 +131,8 @@ def parse_question(text: str) -> Question:
     named = _named_thing(q)
     if _CONDITION.match(q):
         return Question(q, QuestionKind.CONDITION, named, stems)
+    if _REASON.match(q):
+        return Question(q, QuestionKind.REASON, named, stems)
     if _PROCEDURE.match(q):
         return Question(q, QuestionKind.PROCEDURE, named, stems)
     return Question(q, QuestionKind.OTHER, named, stems)

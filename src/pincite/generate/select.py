@@ -111,7 +111,9 @@ _NUMBER_CUE = re.compile(
     re.I,
 )
 # Kinds whose focus is the name the question holds (see ``parse_question``).
-_NAMING_KINDS = frozenset({QuestionKind.CONDITION, QuestionKind.PROCEDURE, QuestionKind.OTHER})
+_NAMING_KINDS = frozenset(
+    {QuestionKind.CONDITION, QuestionKind.PROCEDURE, QuestionKind.REASON, QuestionKind.OTHER}
+)
 _FOOTNOTE_NUMBER = re.compile(r"\d{1,2}\s+")
 _WORD = re.compile(r"\w+")
 # "GET, HEAD, PUT and DELETE": a list given inline, in one sentence.
@@ -120,7 +122,13 @@ _ENUMERATION = re.compile(
     # "chief information officers, senior agency officials, ..., and information owners"
     r"|(?:,(?:[^,.;:]|\.(?!\s+[A-Z]|\s*$)){2,80}){2,},\s*(?:and|or)\s+\w"
 )
+_CAUSAL = re.compile(
+    r"\b(?:because|since|so\s+that|in\s+order\s+to|due\s+to|reflecting|as\s+a\s+result|"
+    r"therefore|thus|hence|the\s+reason|to\s+(?:ensure|prevent|avoid|allow|protect))\b",
+    re.I,
+)
 _CUES = {
+    QuestionKind.REASON: _CAUSAL,
     QuestionKind.LIST: _ENUMERATION,
     QuestionKind.NUMBER: _NUMBERISH,
     QuestionKind.CONDITION: _CONDITIONAL,
@@ -279,7 +287,18 @@ def _definition(
     """
     title, role = _title_of(p, units, u)
     if question.kind is not QuestionKind.DEFINITION or not question.focus:
-        return _about(question, pool, p, title, scoring)
+        if title:
+            return _about(question, pool, p, title, scoring)
+        # Further into a section titled by the question's own words ("9.5 POST" for
+        # "Can a response to a POST request be cached?"), wherever the chunk begins.
+        over = (
+            p.text[units[u.title_index].start : units[u.title_index].end]
+            if (u.title_index is not None)
+            else (p.section[-1] if p.section else "")
+        )
+        if over and _within_question(question, pool, over, scoring):
+            return 0.5 * scoring.term_match
+        return 0.0
     named = _named(question.focus, title, p, pool) if title else 0.0
     if named < scoring.term_match:
         named = 0.0
