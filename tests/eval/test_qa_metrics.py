@@ -17,6 +17,7 @@ from pincite.eval.qa_metrics import (
     parse_question,
     percentile,
     recall_at,
+    refusal_threshold,
     summarize,
     tradeoff,
 )
@@ -208,3 +209,24 @@ def test_a_rate_with_nothing_to_count_is_none_not_zero() -> None:
     a = summarize(only_answerable, ["lexical"])["answers"]
     assert a["refusal_recall"] is None
     assert summarize(CASES, ["lexical"])["by_kind"]["definition"]["refusal_recall"] is None
+
+
+def test_the_refusal_threshold_is_the_smallest_that_refuses_the_floor() -> None:
+    # Ten unanswerable questions: two refused anyway, eight answered with these scores.
+    scores = [0.41, 0.50, 0.552, 0.58, 0.601, 0.70, 0.90, 1.20]
+    neg = [outcome(i, answerable=False, answered=True, score=s) for i, s in enumerate(scores)]
+    neg += [outcome(10, answerable=False), outcome(11, answerable=False, score=0.99)]
+    pos = [outcome(20, answerable=True, answered=True, cited_gold=True, score=0.3)]
+    # 80 % of ten is eight: the two refused plus the six lowest, so the cut lies above 0.70.
+    assert refusal_threshold([*neg, *pos]) == 0.71
+    assert refusal_threshold([*neg, *pos], floor=0.5) == 0.56  # two refused + 0.41, 0.50, 0.552
+    # Answerable questions never move it, and a score on a cut point is refused just above it.
+    assert refusal_threshold(neg) == 0.71
+    assert refusal_threshold(neg, floor=0.6) == 0.59  # 0.41 .. 0.58 refused, 0.58 < 0.59
+
+
+def test_no_threshold_is_needed_when_enough_are_refused_anyway() -> None:
+    neg = [outcome(i, answerable=False) for i in range(4)]
+    neg.append(outcome(4, answerable=False, answered=True, score=2.0))
+    assert refusal_threshold(neg) is None
+    assert refusal_threshold([outcome(1, answerable=True, answered=True, score=1.0)]) is None

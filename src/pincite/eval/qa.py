@@ -30,6 +30,7 @@ from pincite.eval.qa_metrics import (
     occurrences,
     overlaps,
     parse_question,
+    refusal_threshold,
     summarize,
     tradeoff,
 )
@@ -281,7 +282,12 @@ def _threshold_sweep(
         for i, q in enumerate(questions, start=1):
             swept.append(run_question(q, run, opened, (), scorer=assess))
             progress(i)
-        over = {"threshold_over": "extractive answer score", "threshold": generator.threshold}
+        over = {
+            "threshold_over": "extractive answer score",
+            "threshold": generator.threshold,
+            # What the shipped threshold's rule picks on this set (run it on a dev split).
+            "refusal_threshold": refusal_threshold(swept),
+        }
     else:
         swept = list(outcomes)
         over = {"threshold_over": "retrieval score of the top passage", "threshold": None}

@@ -265,3 +265,31 @@ def tradeoff(
         )
         for t in thresholds
     ]
+
+
+# Issue 12's floor: the share of unanswerable questions an answerer must refuse.
+REFUSAL_FLOOR = 0.8
+
+
+def refusal_threshold(
+    outcomes: Sequence[QuestionOutcome], floor: float = REFUSAL_FLOOR
+) -> float | None:
+    """The smallest two-decimal threshold that refuses ``floor`` of the unanswerable questions.
+
+    ``outcomes`` are answers given with no threshold (each with its score);
+    an unanswerable question counts as refused when it was refused anyway or
+    its score falls below the threshold, as in :func:`tradeoff`. This is how
+    the extractive answerer's shipped threshold is chosen, on a dev split.
+    ``None`` when there are no unanswerable questions, or enough are refused
+    whatever the threshold.
+    """
+    neg = [o for o in outcomes if not o.answerable]
+    if not neg:
+        return None
+    need = math.ceil(floor * len(neg) - 1e-9)
+    scored = sorted(o.score for o in neg if o.answered and o.score is not None)
+    must_drop = need - (len(neg) - len(scored))
+    if must_drop <= 0:
+        return None  # refused often enough without any threshold
+    # Refuse the ``must_drop`` lowest-scored answers: the threshold lies just above the last.
+    return (math.floor(scored[must_drop - 1] * 100 + 1e-9) + 1) / 100

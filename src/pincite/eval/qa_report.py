@@ -17,7 +17,7 @@ from rich.text import Text
 
 from pincite.errors import ConfigurationError
 from pincite.eval.qa import QAReport
-from pincite.eval.qa_metrics import KS, STAGES, VERDICTS
+from pincite.eval.qa_metrics import KS, REFUSAL_FLOOR, STAGES, VERDICTS
 
 _ANSWER_ROWS = (
     ("answered", "answered (of answerable)"),
@@ -73,6 +73,15 @@ def report_tables(report: QAReport) -> Group:
     for p in ("p50_ms", "p95_ms"):
         latency.add_row(p[:3], *(f"{s['latency'][stage][p]:.1f}" for stage in STAGES))
     parts: list[Any] = [head, kinds, retrieval, claims, latency]
+    chosen = report.settings.get("refusal_threshold")
+    if chosen is not None:
+        parts.append(
+            Text(
+                f"answer threshold {report.settings['threshold']}; the smallest that refuses "
+                f"{REFUSAL_FLOOR:.0%} of these unanswerable questions is {chosen:.2f} "
+                "(choose it on a dev split, never on the set you report)"
+            )
+        )
     if s["gold_not_found"]:
         parts.append(
             Text(

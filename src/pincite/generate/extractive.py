@@ -45,17 +45,19 @@ class ExtractiveConfig:
     # The score is Scoring's base (idf-weighted coverage of the question's
     # content words and cosine to the question, equal weights) plus its
     # structure bonuses. The threshold below which the context is judged
-    # insufficient is chosen on real long documents: the smallest threshold
-    # that refuses at least 80 % (issue 12's floor) of the unanswerable
-    # questions of data/qa/documents-dev.jsonl, read off the trade-off that
-    #   pincite eval qa data/qa/documents-dev.jsonl --db docs.db --json
-    # prints (0.5651 refuses 67 %, 0.5906 refuses 83 % and answers as many
-    # on gold evidence, 76 %; 0.59 is the same point). The equal-error point
-    # of that curve, and of SQuAD 2.0 dev articles 0-9
+    # insufficient is chosen on real long documents: the smallest two-decimal
+    # threshold that refuses at least 80 % (issue 12's floor) of the
+    # unanswerable questions of data/qa/documents-dev.jsonl (22 of its 98),
+    # which
+    #   pincite eval qa data/qa/documents-dev.jsonl --db docs.db
+    # prints under its tables (`refusal_threshold` in --json), on a store of
+    # ../shared/data/documents with the default embedder;
+    # tests/eval/test_answer_threshold_reproduces.py checks the two agree. On
+    # SQuAD 2.0 dev articles 0-9
     #   pincite eval answers ../shared/data/squad2_dev --calibrate
     # (a calibration slice `pincite eval answers` excludes from what it
-    # reports), are both 0.58, one step below. qasper-tune refuses 74 % at
-    # either. No test split was looked at.
+    # reports) the equal-error point is 0.58, one step below. No test split
+    # was looked at.
     threshold: float = 0.59
     # Without an embedder the score is idf-weighted coverage alone, on another
     # scale; its threshold comes from the same sweep run with `--embedder none`.

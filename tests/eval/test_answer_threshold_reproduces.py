@@ -1,0 +1,43 @@
+"""The shipped extractive answer threshold is what its documented command picks on dev.
+
+``ExtractiveConfig.threshold`` says it is the smallest threshold that refuses
+80 % of the unanswerable questions of data/qa/documents-dev.jsonl, read off
+`pincite eval qa data/qa/documents-dev.jsonl --db docs.db`. This runs that
+evaluation on the shared documents with the default offline models (the
+pinned stack of the test extra) and checks the shipped constant against it,
+so a change to the answerer that moves the threshold cannot ship unnoticed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import pincite
+from pincite.answer.pipeline import SupportPolicy
+from pincite.eval.qa import load_questions, run_qa_eval
+from pincite.generate.extractive import ExtractiveConfig, ExtractiveGenerator
+from pincite.support import support_checker_for
+from shared_paths import DOCUMENTS
+
+DEV = Path(__file__).resolve().parents[2] / "data" / "qa" / "documents-dev.jsonl"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not DOCUMENTS.is_dir(), reason=f"needs the shared documents at {DOCUMENTS}")
+def test_the_shipped_threshold_is_the_one_documents_dev_picks(tmp_path: Path) -> None:
+    with pincite.open(tmp_path / "docs.db") as corpus:
+        reports = list(corpus.ingest_paths([DOCUMENTS]))
+        assert all(r.status != "failed" for r in reports)
+        generator = ExtractiveGenerator(corpus.embedder)
+        report = run_qa_eval(
+            corpus.store,
+            corpus.embedder,
+            load_questions(DEV),
+            generator,
+            support_checker_for(corpus.embedder),
+            tenant="default",
+            policy=SupportPolicy.REJECT,
+        )
+    assert report.settings["refusal_threshold"] == ExtractiveConfig().threshold
