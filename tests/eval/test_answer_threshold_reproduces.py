@@ -1,4 +1,4 @@
-"""The shipped extractive answer threshold is what its documented command picks on dev.
+"""The shipped extractive answer thresholds are what their documented commands pick.
 
 ``ExtractiveConfig.threshold`` says it is the smallest threshold that refuses
 80 % of the unanswerable questions of data/qa/documents-dev.jsonl, read off
@@ -6,6 +6,7 @@
 evaluation on the shared documents with the default offline models (the
 pinned stack of the test extra) and checks the shipped constant against it,
 so a change to the answerer that moves the threshold cannot ship unnoticed.
+The threshold without an embedder comes from SQuAD's calibration articles.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ import pytest
 
 import pincite
 from pincite.answer.pipeline import SupportPolicy
+from pincite.eval.answers import calibrate_threshold
 from pincite.eval.qa import load_questions, run_qa_eval
 from pincite.generate.extractive import ExtractiveConfig, ExtractiveGenerator
 from pincite.support import support_checker_for
-from shared_paths import DOCUMENTS
+from shared_paths import DATA, DOCUMENTS
 
 DEV = Path(__file__).resolve().parents[2] / "data" / "qa" / "documents-dev.jsonl"
 
@@ -41,3 +43,14 @@ def test_the_shipped_threshold_is_the_one_documents_dev_picks(tmp_path: Path) ->
             policy=SupportPolicy.REJECT,
         )
     assert report.settings["refusal_threshold"] == ExtractiveConfig().threshold
+
+
+SQUAD = DATA / "squad2_dev" / "dev-v2.0.json.gz"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not SQUAD.is_file(), reason=f"needs SQuAD 2.0 dev at {SQUAD}")
+def test_the_shipped_lexical_threshold_is_the_one_squad_calibration_picks() -> None:
+    # `pincite eval answers ../shared/data/squad2_dev --embedder none --calibrate`
+    best, _ = calibrate_threshold(SQUAD, embedder=None)
+    assert best == ExtractiveConfig().threshold_lexical
