@@ -170,9 +170,9 @@ def test_cli_reindex_of_one_tenant_cannot_switch_a_shared_store(tmp_path: Path) 
 def test_a_folder_ingests_in_batches_and_reports_only_committed_files(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import pincite.corpus
+    import pincite.ingest.batches
 
-    monkeypatch.setattr(pincite.corpus, "_BATCH_FILES", 4)
+    monkeypatch.setattr(pincite.ingest.batches, "BATCH_FILES", 4)
     folder = tmp_path / "notes"
     folder.mkdir()
     for i in range(10):

@@ -8,9 +8,8 @@ here once.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,7 +18,8 @@ from pincite.embed.base import Embedder
 from pincite.errors import ConfigurationError, InputError, NotFoundError, PinciteError
 from pincite.generate.base import Generator
 from pincite.ground.fetch import FetchLedger, FetchOutcome, fetch_evidence
-from pincite.ingest.files import source_files
+from pincite.ingest.batches import in_batches
+from pincite.ingest.files import SourceFile, source_files
 from pincite.ingest.parse import SUPPORTED_SUFFIXES, parse_bytes, parse_file
 from pincite.ingest.pipeline import IngestReport, failed, store_parsed
 from pincite.model import Chunk, Document, DocumentStatus, RetrievalResult, Version
@@ -36,16 +36,6 @@ from pincite.tenancy import DEFAULT_TENANT, check_tenant
 
 # The typed result every surface returns (the CLI, HTTP, MCP and eval format it).
 Answer = AnswerResult
-
-
-# A lexical ingest commits at least this often (files, seconds).
-_BATCH_FILES = 256
-_BATCH_SECONDS = 1.0
-
-
-@contextmanager
-def _no_batch() -> Iterator[None]:
-    yield
 
 
 class Corpus:
@@ -205,35 +195,23 @@ class Corpus:
         files = list(source_files(paths, SUPPORTED_SUFFIXES))
         if uri is not None and len(files) != 1:
             raise InputError("--uri names one document; give exactly one file with it")
-        # Text alone commits a batch of files at a time (each still its own
-        # savepoint); embedding inside a transaction would hold the write lock.
+
+        def ingest_one(file: SourceFile) -> IngestReport:
+            if on_file is not None:
+                on_file(file.path)
+            return self.ingest_path(
+                file.path,
+                tenant=tenant,
+                uri=uri,
+                title=title,
+                root=file.root,
+                follow_symlinks=follow_symlinks,
+                embed=embed,
+            )
+
+        # Text alone commits in batches; embedding inside a transaction would hold its lock.
         batched = not embed or self.embedder is None
-        pos = 0
-        while pos < len(files):
-            reports: list[IngestReport] = []
-            started = time.monotonic()
-            with self.batch() if batched else _no_batch():
-                while pos < len(files):
-                    file = files[pos]
-                    pos += 1
-                    if on_file is not None:
-                        on_file(file.path)
-                    reports.append(
-                        self.ingest_path(
-                            file.path,
-                            tenant=tenant,
-                            uri=uri,
-                            title=title,
-                            root=file.root,
-                            follow_symlinks=follow_symlinks,
-                            embed=embed,
-                        )
-                    )
-                    full = len(reports) >= _BATCH_FILES
-                    if not batched or full or time.monotonic() - started >= _BATCH_SECONDS:
-                        break
-            # Reported once committed: a report never names text a crash could still lose.
-            yield from reports
+        yield from in_batches(files, ingest_one, self.batch if batched else None)
 
     def batch(self) -> AbstractContextManager[None]:
         """One transaction for many ingests: ``with corpus.batch(): corpus.ingest_text(...)``.
