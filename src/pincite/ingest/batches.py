@@ -44,4 +44,3 @@ def in_batches(
                 if batch is None or full or time.monotonic() - started >= BATCH_SECONDS:
                     break
         yield from results
-
