@@ -157,3 +157,17 @@ def _blank_document(
         " WHERE tenant = %s AND document_id = %s",
         (plan.title, plan.uri, plan.clear_metadata, *key),
     )
+
+
+def vacuum(conn: psycopg.Connection[tuple[Any, ...]], *, full: bool) -> None:
+    """``VACUUM`` the tables an erasure rewrites (docs/postgres.md, "Erasure").
+
+    Plain VACUUM (after every erasure) removes the dead row versions and
+    TOAST chunks that held the erased text, so no query or index reaches
+    them, but their bytes stay in the pages' free space until reused.
+    ``full=True`` rewrites the tables into new files (the erased bytes leave
+    the relation files) under an exclusive lock: a maintenance-window step.
+    VACUUM cannot run in a transaction; the store's connection autocommits.
+    """
+    option = "FULL" if full else "SKIP_LOCKED"
+    conn.execute(f"VACUUM ({option}) chunks, chunk_terms, versions, documents, routing".encode())

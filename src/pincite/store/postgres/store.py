@@ -322,20 +322,9 @@ class PostgresStore(pending.PostgresPending, PostgresConversations):
         return erased
 
     def vacuum(self, *, full: bool = False) -> None:
-        """``VACUUM`` the tables an erasure rewrites (docs/postgres.md, "Erasure").
-
-        Plain VACUUM (after every erasure) removes the dead row versions and
-        TOAST chunks that held the erased text, so no query or index reaches
-        them, but their bytes stay in the pages' free space until reused.
-        ``full=True`` rewrites the tables into new files (the erased bytes leave
-        the relation files) under an exclusive lock: a maintenance-window step.
-        VACUUM cannot run in a transaction; the store's connection autocommits.
-        """
-        option = "FULL" if full else "SKIP_LOCKED"
+        """``VACUUM`` the tables an erasure rewrites (see ``erase.vacuum``)."""
         with self._lock:
-            self._conn.execute(
-                f"VACUUM ({option}) chunks, chunk_terms, versions, documents, routing".encode()
-            )
+            erase.vacuum(self._conn, full=full)
 
     # -- search -------------------------------------------------------------
 
