@@ -2,9 +2,10 @@
 
 Two corpora: the shared long documents (``../shared/data/documents``: seven
 PDFs and text files, ingested as ``pincite ingest`` does) and the first N
-SciFact abstracts, each a document ingested with ``Corpus.ingest_text``
-inside one ``Corpus.batch()``. Both go as ``pincite ingest`` goes: every
-text committed first (searchable by its words), then the vectors.
+SciFact abstracts, each a document ingested with ``Corpus.ingest_text``,
+committed 256 (or a second's worth) to a ``Corpus.batch()`` as a folder is.
+Both go as ``pincite ingest`` goes: every text committed first (searchable by
+its words), then the vectors.
 Each run writes a fresh SQLite file in a temporary folder and uses
 onnxruntime with one thread per CPU, as the CLI does.
 
@@ -33,6 +34,7 @@ from pathlib import Path
 
 import pincite
 from pincite.embed.base import Embedder, Vectors
+from pincite.ingest.batches import in_batches
 from pincite.ingest.embedding import embed_pending
 from pincite.ingest.pipeline import IngestReport, IngestStatus
 from pincite.settings import EmbedderSettings
@@ -89,11 +91,17 @@ def ingest(
     if name == "documents":
         reports = list(corpus.ingest_paths([DATA / "documents"], embed=False))
     else:
-        with corpus.batch():
-            reports = [
-                corpus.ingest_text(text, uri=f"scifact:{doc_id}", title=title, embed=False)
-                for doc_id, title, text in abstracts
-            ]
+        # Committed as the CLI commits a folder: 256 documents (or a second) a batch.
+        reports = list(
+            in_batches(
+                abstracts,
+                lambda doc: doc,
+                lambda doc: corpus.ingest_text(
+                    doc[2], uri=f"scifact:{doc[0]}", title=doc[1], embed=False
+                ),
+                corpus.batch,
+            )
+        )
     if corpus.embedder is not None:
         embed_pending(corpus.store, corpus.embedder, DEFAULT_TENANT)
     return reports

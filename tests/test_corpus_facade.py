@@ -201,3 +201,49 @@ def test_erase_inside_a_batch_is_refused_and_changes_nothing(tmp_path: Path) -> 
     with corpus.batch(), pytest.raises(ConfigurationError, match="inside a batch"):
         corpus.erase(report.document_id or "")
     assert "4321" in corpus.retrieve("vault code", k=1).hits[0].chunk.text
+
+
+def test_vectors_asked_for_inside_a_batch_are_made_after_it_commits(tmp_path: Path) -> None:
+    calls: list[bool] = []
+
+    class Watching(WordEmbedder):
+        def embed_documents(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+            calls.append(corpus.store._batched)  # type: ignore[attr-defined]
+            return super().embed_documents(texts)
+
+    corpus = pincite.open(tmp_path / "c.db", embedder=Watching())
+    with corpus.batch():
+        for i in range(3):
+            corpus.ingest_text(f"Note {i}: the badge office opens at {8 + i} am.", uri=f"u://{i}")
+        assert calls == [] and corpus.store.vector_coverage("default") == (0, 3)
+    assert calls and not any(calls)  # embedded, and never inside the transaction
+    assert corpus.store.vector_coverage("default") == (3, 3)
+    hit = corpus.retrieve("badge office 10 am", k=1).hits[0]
+    assert hit.branches.dense_score is not None
+
+
+def test_files_are_read_before_their_batch_opens(tmp_path: Path) -> None:
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    for i in range(5):
+        (folder / f"n{i}.txt").write_text(f"Note {i} names room {100 + i}.\n")
+    corpus = pincite.open(tmp_path / "c.db", embedder=None)
+    inside: list[bool] = []
+    reports = list(
+        corpus.ingest_paths(
+            [folder],
+            on_file=lambda _: inside.append(corpus.store._batched),  # type: ignore[attr-defined]
+        )
+    )
+    assert len(reports) == 5 and inside == [False] * 5  # the write lock waits for no parse
+
+
+def test_erasure_leaves_no_copy_in_the_dedup_cache(tmp_path: Path) -> None:
+    from pincite.retrieve.dedup import normalize_for_dedup
+
+    corpus = pincite.open(tmp_path / "c.db", embedder=None)
+    report = corpus.ingest_text("The vault combination is 4321 and never changes.", uri="u://v")
+    corpus.retrieve("vault combination", k=3)
+    assert normalize_for_dedup.cache_info().currsize > 0
+    corpus.erase(report.document_id or "")
+    assert normalize_for_dedup.cache_info().currsize == 0

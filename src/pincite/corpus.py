@@ -9,7 +9,7 @@ here once.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,11 +18,14 @@ from pincite.embed.base import Embedder
 from pincite.errors import ConfigurationError, InputError, NotFoundError, PinciteError
 from pincite.generate.base import Generator
 from pincite.ground.fetch import FetchLedger, FetchOutcome, fetch_evidence
+from pincite.ingest.base import ParsedDocument
 from pincite.ingest.batches import in_batches
+from pincite.ingest.embedding import embed_pending
 from pincite.ingest.files import SourceFile, source_files
 from pincite.ingest.parse import SUPPORTED_SUFFIXES, parse_bytes, parse_file
 from pincite.ingest.pipeline import IngestReport, failed, store_parsed
 from pincite.model import Chunk, Document, DocumentStatus, RetrievalResult, Version
+from pincite.retrieve.dedup import forget_texts
 from pincite.retrieve.search import SearchMode, SearchOptions, retrieve
 from pincite.store import embedder_record
 from pincite.store.base import Store
@@ -36,6 +39,17 @@ from pincite.tenancy import DEFAULT_TENANT, check_tenant
 
 # The typed result every surface returns (the CLI, HTTP, MCP and eval format it).
 Answer = AnswerResult
+
+
+def _parse(path: Path, root: Path | None, follow_symlinks: bool) -> ParsedDocument | IngestReport:
+    """The file parsed, or the ``failed`` report that says why it could not be."""
+    source = str(path)
+    try:
+        return parse_file(path, root=root, follow_symlinks=follow_symlinks)
+    except PinciteError as exc:
+        return failed(source, exc)
+    except OSError as exc:
+        return failed(source, InputError(f"{source}: {exc.strerror or exc}"))
 
 
 class Corpus:
@@ -57,6 +71,8 @@ class Corpus:
         self.embedder = embedder
         self._generator = generator
         self._support = support
+        # The tenants a batch in progress has text for that waits for vectors.
+        self._batch_tenants: set[str] | None = None
         if embedder is not None:
             embedder_record.check(store, embedder)
 
@@ -111,9 +127,23 @@ class Corpus:
         """
         check_tenant(tenant)
         embedder_record.check_lexical_ingest(self.store, self.embedder)
+        parsed = _parse(path, root, follow_symlinks)
+        return self._store_file(path, parsed, tenant=tenant, uri=uri, title=title, embed=embed)
+
+    def _store_file(
+        self,
+        path: Path,
+        parsed: ParsedDocument | IngestReport,
+        *,
+        tenant: str,
+        uri: str | None,
+        title: str | None,
+        embed: bool,
+    ) -> IngestReport:
+        if isinstance(parsed, IngestReport):
+            return parsed  # it could not be read or parsed
         source = str(path)
         try:
-            parsed = parse_file(path, root=root, follow_symlinks=follow_symlinks)
             return store_parsed(
                 self.store,
                 self.embedder,
@@ -122,12 +152,10 @@ class Corpus:
                 uri=uri or str(path.resolve()),
                 title=title,
                 source=source,
-                embed=embed,
+                embed=self._embed_now(tenant, embed),
             )
         except PinciteError as exc:
             return failed(source, exc)
-        except OSError as exc:
-            return failed(source, InputError(f"{source}: {exc.strerror or exc}"))
 
     def ingest_bytes(
         self,
@@ -154,7 +182,7 @@ class Corpus:
             source=filename,
             published_at=published_at,
             metadata=metadata,
-            embed=embed,
+            embed=self._embed_now(tenant, embed),
         )
 
     def ingest_text(
@@ -196,32 +224,53 @@ class Corpus:
         if uri is not None and len(files) != 1:
             raise InputError("--uri names one document; give exactly one file with it")
 
-        def ingest_one(file: SourceFile) -> IngestReport:
+        check_tenant(tenant)
+        embedder_record.check_lexical_ingest(self.store, self.embedder)
+
+        def read(file: SourceFile) -> tuple[Path, ParsedDocument | IngestReport]:
             if on_file is not None:
                 on_file(file.path)
-            return self.ingest_path(
-                file.path,
-                tenant=tenant,
-                uri=uri,
-                title=title,
-                root=file.root,
-                follow_symlinks=follow_symlinks,
-                embed=embed,
-            )
+            return file.path, _parse(file.path, file.root, follow_symlinks)
+
+        def write(item: tuple[Path, ParsedDocument | IngestReport]) -> IngestReport:
+            return self._store_file(*item, tenant=tenant, uri=uri, title=title, embed=embed)
 
         # Text alone commits in batches; embedding inside a transaction would hold its lock.
         batched = not embed or self.embedder is None
-        yield from in_batches(files, ingest_one, self.batch if batched else None)
+        yield from in_batches(files, read, write, self.batch if batched else None)
 
-    def batch(self) -> AbstractContextManager[None]:
+    @contextmanager
+    def batch(self) -> Iterator[None]:
         """One transaction for many ingests: ``with corpus.batch(): corpus.ingest_text(...)``.
 
         Each document is still written atomically (a savepoint; a failed one
         rolls back alone), but the batch commits once, which makes many small
         documents several times faster to ingest. Other connections see the
         documents when the batch ends; ``erase`` refuses to run inside one.
+        Vectors asked for inside it are made after it commits, so no model
+        runs while the transaction holds the database's write lock.
         """
-        return self.store.batch()
+        if self._batch_tenants is not None:
+            yield  # an enclosing batch commits (and embeds) it all
+            return
+        self._batch_tenants = set()
+        try:
+            with self.store.batch():
+                yield
+            waiting = sorted(self._batch_tenants)
+        finally:
+            self._batch_tenants = None
+        if self.embedder is not None:
+            for tenant in waiting:
+                embed_pending(self.store, self.embedder, tenant)
+
+    def _embed_now(self, tenant: str, embed: bool) -> bool:
+        """Whether an ingest embeds inline; inside a batch, its tenant is embedded after it."""
+        if self._batch_tenants is None:
+            return embed
+        if embed:
+            self._batch_tenants.add(tenant)
+        return False
 
     # -- reading ------------------------------------------------------------
 
@@ -368,6 +417,7 @@ class Corpus:
         self.document(document_id, tenant=tenant)
         scrub_turns(self, document_id, tenant=tenant, gone=erased_by(None), erased_texts=None)
         self.store.purge(tenant, document_id)
+        forget_texts()
 
     def erase(
         self, document_id: str, *, tenant: str = DEFAULT_TENANT, chunk_id: str | None = None
@@ -388,7 +438,9 @@ class Corpus:
         # Stored answers first: the store's erasure then folds the log (SQLite).
         texts = None if chunk is None else [chunk.text]
         scrub_turns(self, document_id, tenant=tenant, gone=erased_by(chunk), erased_texts=texts)
-        return self.store.erase(tenant, document_id, chunk_id)
+        erased = self.store.erase(tenant, document_id, chunk_id)
+        forget_texts()
+        return erased
 
     def reindex(
         self,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 
 import pytest
@@ -86,3 +87,32 @@ def test_nested_batches_join_the_outer_one(
             write(writer, a, "u://inner", "inside the inner batch")
         assert _uris(reader, a) == set()
     assert _uris(reader, a) == {"u://inner"}
+
+
+def test_erase_from_another_thread_waits_for_the_batch_instead_of_failing(
+    store: Store, tenants: tuple[str, str]
+) -> None:
+    a, _ = tenants
+    w = write(store, a, "u://secret", "erase me from the other thread")
+    outcome: list[object] = []
+    started = threading.Event()
+
+    def erase_elsewhere() -> None:
+        started.set()
+        try:
+            outcome.append(store.erase(a, w.document.document_id))
+        except Exception as exc:  # the failure this test guards against
+            outcome.append(exc)
+
+    with store.batch():
+        write(store, a, "u://other", "written in the batch")
+        thread = threading.Thread(target=erase_elsewhere)
+        thread.start()
+        started.wait(5)
+        thread.join(0.3)  # it waits on the batch's lock, it does not refuse
+        assert outcome == []
+    thread.join(10)
+    assert outcome and isinstance(outcome[0], int) and outcome[0] >= 1
+    # The batch committed first, then the erasure ran (and blanked the secret's uri).
+    assert "u://other" in _uris(store, a) and "u://secret" not in _uris(store, a)
+    assert store.chunk(a, w.chunks[0].chunk_id).erased  # type: ignore[union-attr]

@@ -76,7 +76,7 @@ def ingest(
     reports: list[IngestReport] = []
     quiet = as_json and not err.is_terminal
     with corpus:
-        # Stage 1: each file's text commits on its own, searchable by its words at once.
+        # Stage 1: the text commits a batch of files at a time, searchable by its words at once.
         with progress_bar(disable=len(files) < 2 or quiet, unit="files") as progress:
             task = progress.add_task("indexing text", total=len(files))
             for report in corpus.ingest_paths(

@@ -2,7 +2,8 @@
 
 A lexical ingest of many small files spends most of its time committing; a
 batch of them in one transaction (``Store.batch``) ingests several times
-faster while each document still writes atomically.
+faster while each document still writes atomically. Files are read and parsed
+before the batch opens, so the write lock is held only while rows are written.
 """
 
 from __future__ import annotations
@@ -15,32 +16,39 @@ from typing import TypeVar
 __all__ = ["BATCH_FILES", "BATCH_SECONDS", "in_batches"]
 
 T = TypeVar("T")
+P = TypeVar("P")
 R = TypeVar("R")
 
-# A batch commits at least this often (items, seconds).
+# A batch holds at most this many items, or what is parsed in this many seconds.
 BATCH_FILES = 256
 BATCH_SECONDS = 1.0
 
 
 def in_batches(
     items: Sequence[T],
-    ingest_one: Callable[[T], R],
+    prepare: Callable[[T], P],
+    commit: Callable[[P], R],
     batch: Callable[[], AbstractContextManager[None]] | None,
 ) -> Iterator[R]:
-    """``ingest_one`` of each item, in order, committed ``BATCH_FILES`` or a second at a time.
+    """``commit(prepare(item))`` for each item, in order, a batch of commits at a time.
 
-    Each result is yielded only once its batch has committed, so a report never
-    names text a crash could still lose. ``batch`` None: one commit per item.
+    ``prepare`` (reading, parsing) runs outside any transaction; the commits of
+    up to ``BATCH_FILES`` items, or of what was prepared in ``BATCH_SECONDS``,
+    share one ``batch()``. Each result is yielded once its batch has ended, so
+    a report never names text a crash could still lose (unless the caller's own
+    batch encloses this one: then it commits when that one ends). ``batch``
+    None: one item at a time.
     """
     pos = 0
     while pos < len(items):
-        results: list[R] = []
+        prepared: list[P] = []
         started = time.monotonic()
+        while pos < len(items):
+            prepared.append(prepare(items[pos]))
+            pos += 1
+            full = len(prepared) >= BATCH_FILES
+            if batch is None or full or time.monotonic() - started >= BATCH_SECONDS:
+                break
         with batch() if batch is not None else nullcontext():
-            while pos < len(items):
-                results.append(ingest_one(items[pos]))
-                pos += 1
-                full = len(results) >= BATCH_FILES
-                if batch is None or full or time.monotonic() - started >= BATCH_SECONDS:
-                    break
+            results = [commit(p) for p in prepared]
         yield from results

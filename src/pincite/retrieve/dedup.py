@@ -46,6 +46,11 @@ def normalize_for_dedup(text: str) -> str:
     return " ".join(folded.translate(table).split())
 
 
+def forget_texts() -> None:
+    """Drop the cached normalised texts: an erased or purged text leaves memory too."""
+    normalize_for_dedup.cache_clear()
+
+
 def shingles(normalized: str, size: int = SHINGLE_SIZE) -> frozenset[tuple[str, ...]]:
     """The set of ``size``-word shingles of an already normalised text.
 

@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 import psycopg
 from pgvector.psycopg import register_vector
+from psycopg.pq import TransactionStatus
 
 from pincite.errors import ConfigurationError
 from pincite.model import Chunk, Document, DocumentStatus, Version
@@ -57,6 +58,8 @@ class PostgresStore(pending.PostgresPending, PostgresConversations):
         self.ef_search = ef_search
         self._lock = threading.RLock()
         self._batched = False
+        # Vector dimensions first written inside a batch: their index is built after it.
+        self._pending_dims: set[int] = set()
         self._closed = False
         self._connection = self._connect()
         self._dims = dense_index_dims(self._connection)
@@ -104,8 +107,14 @@ class PostgresStore(pending.PostgresPending, PostgresConversations):
 
     @property
     def _conn(self) -> psycopg.Connection[tuple[Any, ...]]:
-        """The connection, opened again if the server dropped it (a restart, a failover)."""
+        """The connection, opened again if the server dropped it (a restart, a failover).
+
+        Never inside a batch: a fresh connection would commit each later write on
+        its own while the batch's earlier ones were lost with the old one.
+        """
         if self._connection.closed and not self._closed:
+            if self._batched:
+                raise psycopg.OperationalError("the connection was lost inside a batch")
             self._connection = self._connect()
         return self._connection
 
@@ -119,17 +128,32 @@ class PostgresStore(pending.PostgresPending, PostgresConversations):
         """One transaction for the writes inside (see ``Store.batch``).
 
         psycopg makes each write's own ``transaction()`` a savepoint inside it.
+        A batch whose connection died, or whose transaction PostgreSQL aborted
+        (psycopg would end it silently), raises instead of returning as if
+        committed.
         """
         with self._lock:
             if self._batched:
                 yield
                 return
+            conn = self._conn
             self._batched = True
             try:
-                with self._conn.transaction():
+                with conn.transaction():
                     yield
+                    alive = conn is self._connection and not conn.closed
+                    if not alive or conn.info.transaction_status != TransactionStatus.INTRANS:
+                        raise ConfigurationError(
+                            "the batch's transaction was lost or aborted; nothing in it was kept"
+                        )
             finally:
                 self._batched = False
+                self._dense.clear()
+                self._routing.clear()
+                pending, self._pending_dims = self._pending_dims, set()
+            for dim in sorted(pending):
+                ensure_dense_index(conn, dim)
+                self._dims.add(dim)
 
     def _read(self, run: Callable[[psycopg.Connection[tuple[Any, ...]]], _T]) -> _T:
         """Run an idempotent read; once more on a fresh connection if the old one died."""
@@ -150,6 +174,10 @@ class PostgresStore(pending.PostgresPending, PostgresConversations):
                 continue
             dim = int(v.shape[-1])
             if dim not in self._dims and dim <= HNSW_MAX_DIM:
+                if self._batched:
+                    # Built in a transaction of its own, before any row lock: after the batch.
+                    self._pending_dims.add(dim)
+                    continue
                 with self._lock:
                     ensure_dense_index(self._conn, dim)
                 self._dims.add(dim)
@@ -313,17 +341,20 @@ class PostgresStore(pending.PostgresPending, PostgresConversations):
             return True
 
     def erase(self, tenant: str, document_id: str, chunk_id: str | None = None) -> int:
-        refuse_in_batch(self._batched, "erase")
-        with self._transaction() as cur:
-            if _lock_document(cur, tenant, document_id) is None:
-                return 0
-            erased = erase.erase(cur, tenant, document_id, chunk_id)
-        self.vacuum()
+        # Under the lock: another thread's batch holds it, so this waits for its end.
+        with self._lock:
+            refuse_in_batch(self._batched, "erase")
+            with self._transaction() as cur:
+                if _lock_document(cur, tenant, document_id) is None:
+                    return 0
+                erased = erase.erase(cur, tenant, document_id, chunk_id)
+            self.vacuum()
         return erased
 
     def vacuum(self, *, full: bool = False) -> None:
         """``VACUUM`` the tables an erasure rewrites (see ``erase.vacuum``)."""
         with self._lock:
+            refuse_in_batch(self._batched, "VACUUM")
             erase.vacuum(self._conn, full=full)
 
     # -- search -------------------------------------------------------------

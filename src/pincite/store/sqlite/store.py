@@ -84,6 +84,7 @@ class SQLiteStore(SQLiteSearch, SQLitePending, SQLiteConversations):
         if self.path == ":memory:":
             return True
         with self._lock:
+            refuse_in_batch(self._batched, "checkpoint")
             return checkpoint(self._conn)
 
     def _read_data_version(self) -> int:
@@ -102,13 +103,18 @@ class SQLiteStore(SQLiteSearch, SQLitePending, SQLiteConversations):
     def _write(self) -> Iterator[sqlite3.Connection]:
         with self._lock:
             if self._batched:
+                if not self._conn.in_transaction:
+                    # SQLite rolled the whole batch back itself (disk full, I/O error):
+                    # a write now would commit on its own, outside the batch.
+                    raise ConfigurationError("the batch's transaction was rolled back; end it")
                 # Inside a batch each write is a savepoint: a failed one rolls back alone.
                 self._conn.execute("SAVEPOINT write")
                 try:
                     yield self._conn
                 except BaseException:
-                    self._conn.execute("ROLLBACK TO write")
-                    self._conn.execute("RELEASE write")
+                    if self._conn.in_transaction:
+                        self._conn.execute("ROLLBACK TO write")
+                        self._conn.execute("RELEASE write")
                     raise
                 self._conn.execute("RELEASE write")
             else:
@@ -116,7 +122,8 @@ class SQLiteStore(SQLiteSearch, SQLitePending, SQLiteConversations):
                 try:
                     yield self._conn
                 except BaseException:
-                    self._conn.execute("ROLLBACK")
+                    if self._conn.in_transaction:
+                        self._conn.execute("ROLLBACK")
                     raise
                 self._conn.execute("COMMIT")
             self._dense.clear()
@@ -129,12 +136,13 @@ class SQLiteStore(SQLiteSearch, SQLitePending, SQLiteConversations):
             if self._batched:
                 yield
                 return
-            self._conn.execute("BEGIN IMMEDIATE")
             self._batched = True
             try:
+                self._conn.execute("BEGIN IMMEDIATE")
                 yield
             except BaseException:
-                self._conn.execute("ROLLBACK")
+                if self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
                 raise
             else:
                 self._conn.execute("COMMIT")
@@ -303,9 +311,11 @@ class SQLiteStore(SQLiteSearch, SQLitePending, SQLiteConversations):
             return cur.rowcount > 0
 
     def erase(self, tenant: str, document_id: str, chunk_id: str | None = None) -> int:
-        refuse_in_batch(self._batched, "erase")
-        with self._write() as conn:
-            erased = erase(conn, tenant, document_id, chunk_id)
-        # After the commit: the log holds the pages written before the erasure.
-        self.checkpoint()
+        # Under the lock: another thread's batch holds it, so this waits for its end.
+        with self._lock:
+            refuse_in_batch(self._batched, "erase")
+            with self._write() as conn:
+                erased = erase(conn, tenant, document_id, chunk_id)
+            # After the commit: the log holds the pages written before the erasure.
+            self.checkpoint()
         return erased
