@@ -72,7 +72,9 @@ class Store(Protocol):
         exception that leaves the block rolls back the whole batch. Many small
         documents ingest several times faster this way. Nothing written inside
         is visible to other connections until the batch ends; ``erase`` refuses
-        to run inside one. Nested batches join the outer one.
+        to run inside one (another thread's erase waits for it). Nested batches
+        join the outer one. A batch whose transaction is lost (a full disk, a
+        dropped connection) raises, and refuses every write after the loss.
         """
         ...
 
