@@ -33,7 +33,9 @@ def test_the_demo_answers_refuses_and_resolves_an_old_citation(tmp_path: Path) -
 
     step2, step3, step4, step5 = re.split(r"─+ [2345]\. ", out)[1:5]
     # The answers carry checked support and cite the exact version they came from.
-    assert "four categories" in step2 and "{support: supported" in step2
+    # Revision 1's own sentence answers: the limits it states, quoted and cited.
+    assert "after each 8 hours of a session or after 30 minutes of idle time" in step2
+    assert "{support: supported" in step2
     assert f"version {r1[1]}" in step2
     assert "{support: supported" in step3 and f"version {r2[1]}" in step3
     assert "{support: unsupported" not in out

@@ -22,7 +22,11 @@ QUESTIONS = (
     "What should organizations do to protect telework client devices?",
     "What is the boiling point of liquid nitrogen?",
 )
-OLD_QUESTION = "What are the four categories of remote access methods?"
+# Revision 2 rewords this answer ("re-authenticate", "eight hours"), so its old
+# citations show what a superseded version looks like.
+OLD_QUESTION = (
+    "How often do organizations make teleworkers reauthenticate during long remote access sessions?"
+)
 
 
 def run_demo(console: Console, keep: str | None = None) -> None:

@@ -402,3 +402,30 @@ def test_passages_carry_the_heading_path_and_retrieval_evidence(acme: Corpus) ->
         assert p.section == hit.chunk.section
         assert p.lexical_rank == hit.branches.lexical_rank
         assert p.dense_score == hit.branches.dense_score
+
+
+def test_a_claim_of_several_sentences_is_support_checked_sentence_by_sentence(
+    acme: Corpus, embedder: object
+) -> None:
+    from pincite.support import HeuristicSupportChecker
+
+    class Recording(HeuristicSupportChecker):
+        def check(self, claim: str, passages):  # type: ignore[no-untyped-def]
+            seen.append(claim)
+            return super().check(claim, passages)
+
+    seen: list[str] = []
+    two = claim("Customer invoices are retained for seven years. They are kept after the year.", 1)
+    result = answer_question(
+        acme,
+        "invoices retained",
+        ScriptedGenerator(two),
+        tenant="acme",
+        options=LEXICAL,
+        support=Recording(embedder),  # type: ignore[arg-type]
+    )
+    assert seen == [
+        "Customer invoices are retained for seven years.",
+        "They are kept after the year.",
+    ]
+    assert 0 in result.support  # one verdict for the claim: its weakest sentence's

@@ -21,6 +21,7 @@ from pincite.ground.resolve import citation_attributes
 from pincite.model import Hit
 from pincite.retrieve.search import SearchOptions
 from pincite.support.base import SupportChecker, SupportPassage, SupportResult, SupportVerdict
+from pincite.support.claims import check_claim
 from pincite.support.heuristic import support_checker_for
 
 NOTHING_RELEVANT = "No passages in your documents address this."
@@ -142,7 +143,7 @@ def check_support(
         passages = [
             SupportPassage(h.evidence_id, h.chunk.text, h.chunk.start) for h in hits.values()
         ]
-        verdict = checker.check(claim.text, passages)
+        verdict = check_claim(checker, claim.text, passages)
         verdicts[i] = verdict
         if (
             policy is SupportPolicy.REJECT
