@@ -12,7 +12,6 @@ from rich.text import Text
 
 from pincite._open import open as open_corpus
 from pincite.ground.resolve import CitationResolver
-from pincite.present.answer import format_answer
 
 TENANT = "demo"
 RFC_TITLE = "RFC 7230 - Hypertext Transfer Protocol (HTTP/1.1): Message Syntax and Routing"
@@ -52,7 +51,7 @@ def run_demo(console: Console, keep: str | None = None) -> None:
             console.rule(Text("2. An answer given while revision 1 was current", style="bold"))
             console.print(f"Q: {OLD_QUESTION}\n")
             old = corpus.ask(OLD_QUESTION, tenant=TENANT)
-            console.print(format_answer(old, corpus.store))
+            console.print(corpus.render(old))
 
             console.print("\nRevision 2 (2016) is published under the same uri:")
             r = corpus.ingest_path(folder / "SP800-46r2.pdf", tenant=TENANT, uri=GUIDE_URI)
@@ -65,7 +64,7 @@ def run_demo(console: Console, keep: str | None = None) -> None:
                 console.rule(Text(f"{n}. Ask", style="bold"))
                 console.print(f"Q: {question}\n")
                 result = corpus.ask(question, tenant=TENANT)
-                console.print(format_answer(result, corpus.store))
+                console.print(corpus.render(result))
                 console.print(f"\n(generator calls: {result.generator_calls})")
 
             console.rule(Text("5. The old answer's citations, resolved today", style="bold"))

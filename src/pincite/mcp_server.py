@@ -24,7 +24,7 @@ from pincite.corpus import Corpus
 from pincite.errors import PinciteError
 from pincite.generate.base import Generator
 from pincite.ground.fetch import FetchLedger
-from pincite.present.answer import answer_json, format_answer
+from pincite.present.answer import answer_json
 from pincite.tenancy import check_tenant
 from pincite.tools import EvidenceTools, search_results
 
@@ -130,11 +130,11 @@ def build_server(corpus: Corpus, tenant: str, generator: Generator | None = None
         with _tool_errors("answer"):
             if conversation_id is None:
                 result = corpus.ask(question, tenant=tenant, k=k)
-                return {**answer_json(result), "text": format_answer(result, corpus.store)}
+                return {**answer_json(result), "text": corpus.render(result)}
             new = conversation_id == NEW_CONVERSATION
             conversation = corpus.conversation(None if new else conversation_id, tenant=tenant)
             result = conversation.ask(question, k=k)
-            text = format_answer(result, corpus.store)
+            text = corpus.render(result)
         return {
             **answer_json(result),
             "text": text,

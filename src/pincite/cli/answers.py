@@ -18,7 +18,7 @@ from pincite.cli.common import (
 )
 from pincite.cli.embedding import with_coverage
 from pincite.generate import GENERATORS
-from pincite.present.answer import answer_json, format_answer
+from pincite.present.answer import answer_json
 from pincite.settings import GeneratorSettings
 
 generator_options = [
@@ -105,7 +105,7 @@ def ask(
         if as_json:
             print_json(with_coverage(answer_json(result), corpus, tenant))
         else:
-            out.print(format_answer(result, corpus.store))
+            out.print(corpus.render(result))
     if result.refused:
         raise SystemExit(3)
 

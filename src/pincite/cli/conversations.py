@@ -18,7 +18,7 @@ from pincite.cli.common import (
     print_json,
     tenant_option,
 )
-from pincite.present.answer import answer_json, format_answer
+from pincite.present.answer import answer_json
 from pincite.settings import GeneratorSettings
 
 _QUIT = {"/quit", "/exit", ":q"}
@@ -96,7 +96,7 @@ def chat(
                 continue
             if result.question != question:
                 out.print(f"(searched: {result.question})")
-            out.print(format_answer(result, corpus.store))
+            out.print(corpus.render(result))
             out.print("")
 
 

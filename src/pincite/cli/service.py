@@ -23,7 +23,6 @@ from pincite.cli.common import (
     warm_models,
 )
 from pincite.generate import make_generator
-from pincite.present.answer import format_answer
 from pincite.server.worker import DEFAULT_WORKERS
 
 
@@ -303,7 +302,7 @@ def agent(
             print_json(result.as_dict())
         else:
             # As `pincite ask` prints it: numbered sources with the exact excerpts.
-            out.print(format_answer(result, corpus.store))
+            out.print(corpus.render(result))
             if not result.refused:
                 # A refusal lists its reasons above; an answer's (a repair) are notes.
                 for reason in result.reasons:
