@@ -9,21 +9,20 @@ here once.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pincite.answer.pipeline import AnswerResult, SupportPolicy, answer_question
 from pincite.embed.base import Embedder
-from pincite.errors import ConfigurationError, InputError, NotFoundError, PinciteError
+from pincite.errors import ConfigurationError, InputError, NotFoundError
 from pincite.generate.base import Generator
 from pincite.ground.fetch import FetchLedger, FetchOutcome, fetch_evidence
 from pincite.ingest.base import ParsedDocument
-from pincite.ingest.batches import in_batches
-from pincite.ingest.embedding import embed_pending
+from pincite.ingest.batches import DeferredVectors, in_batches
 from pincite.ingest.files import SourceFile, source_files
-from pincite.ingest.parse import SUPPORTED_SUFFIXES, parse_bytes, parse_file
-from pincite.ingest.pipeline import IngestReport, failed, store_parsed
+from pincite.ingest.parse import SUPPORTED_SUFFIXES, parse_bytes
+from pincite.ingest.pipeline import IngestReport, read_file, store_file, store_parsed
 from pincite.model import Chunk, Document, DocumentStatus, RetrievalResult, Version
 from pincite.retrieve.dedup import forget_texts
 from pincite.retrieve.search import SearchMode, SearchOptions, retrieve
@@ -39,17 +38,6 @@ from pincite.tenancy import DEFAULT_TENANT, check_tenant
 
 # The typed result every surface returns (the CLI, HTTP, MCP and eval format it).
 Answer = AnswerResult
-
-
-def _parse(path: Path, root: Path | None, follow_symlinks: bool) -> ParsedDocument | IngestReport:
-    """The file parsed, or the ``failed`` report that says why it could not be."""
-    source = str(path)
-    try:
-        return parse_file(path, root=root, follow_symlinks=follow_symlinks)
-    except PinciteError as exc:
-        return failed(source, exc)
-    except OSError as exc:
-        return failed(source, InputError(f"{source}: {exc.strerror or exc}"))
 
 
 class Corpus:
@@ -71,8 +59,7 @@ class Corpus:
         self.embedder = embedder
         self._generator = generator
         self._support = support
-        # The tenants a batch in progress has text for that waits for vectors.
-        self._batch_tenants: set[str] | None = None
+        self._deferred = DeferredVectors()
         if embedder is not None:
             embedder_record.check(store, embedder)
 
@@ -127,35 +114,18 @@ class Corpus:
         """
         check_tenant(tenant)
         embedder_record.check_lexical_ingest(self.store, self.embedder)
-        parsed = _parse(path, root, follow_symlinks)
-        return self._store_file(path, parsed, tenant=tenant, uri=uri, title=title, embed=embed)
-
-    def _store_file(
-        self,
-        path: Path,
-        parsed: ParsedDocument | IngestReport,
-        *,
-        tenant: str,
-        uri: str | None,
-        title: str | None,
-        embed: bool,
-    ) -> IngestReport:
-        if isinstance(parsed, IngestReport):
-            return parsed  # it could not be read or parsed
-        source = str(path)
-        try:
-            return store_parsed(
-                self.store,
-                self.embedder,
-                parsed,
-                tenant=tenant,
-                uri=uri or str(path.resolve()),
-                title=title,
-                source=source,
-                embed=self._embed_now(tenant, embed),
-            )
-        except PinciteError as exc:
-            return failed(source, exc)
+        embed = self._deferred.embed_now(tenant, embed)
+        parsed = read_file(path, root, follow_symlinks)
+        return store_file(
+            self.store,
+            self.embedder,
+            path,
+            parsed,
+            tenant=tenant,
+            uri=uri,
+            title=title,
+            embed=embed,
+        )
 
     def ingest_bytes(
         self,
@@ -182,7 +152,7 @@ class Corpus:
             source=filename,
             published_at=published_at,
             metadata=metadata,
-            embed=self._embed_now(tenant, embed),
+            embed=self._deferred.embed_now(tenant, embed),
         )
 
     def ingest_text(
@@ -230,17 +200,24 @@ class Corpus:
         def read(file: SourceFile) -> tuple[Path, ParsedDocument | IngestReport]:
             if on_file is not None:
                 on_file(file.path)
-            return file.path, _parse(file.path, file.root, follow_symlinks)
+            return file.path, read_file(file.path, file.root, follow_symlinks)
 
         def write(item: tuple[Path, ParsedDocument | IngestReport]) -> IngestReport:
-            return self._store_file(*item, tenant=tenant, uri=uri, title=title, embed=embed)
+            return store_file(
+                self.store,
+                self.embedder,
+                *item,
+                tenant=tenant,
+                uri=uri,
+                title=title,
+                embed=self._deferred.embed_now(tenant, embed),
+            )
 
         # Text alone commits in batches; embedding inside a transaction would hold its lock.
         batched = not embed or self.embedder is None
         yield from in_batches(files, read, write, self.batch if batched else None)
 
-    @contextmanager
-    def batch(self) -> Iterator[None]:
+    def batch(self) -> AbstractContextManager[None]:
         """One transaction for many ingests: ``with corpus.batch(): corpus.ingest_text(...)``.
 
         Each document is still written atomically (a savepoint; a failed one
@@ -250,27 +227,7 @@ class Corpus:
         Vectors asked for inside it are made after it commits, so no model
         runs while the transaction holds the database's write lock.
         """
-        if self._batch_tenants is not None:
-            yield  # an enclosing batch commits (and embeds) it all
-            return
-        self._batch_tenants = set()
-        try:
-            with self.store.batch():
-                yield
-            waiting = sorted(self._batch_tenants)
-        finally:
-            self._batch_tenants = None
-        if self.embedder is not None:
-            for tenant in waiting:
-                embed_pending(self.store, self.embedder, tenant)
-
-    def _embed_now(self, tenant: str, embed: bool) -> bool:
-        """Whether an ingest embeds inline; inside a batch, its tenant is embedded after it."""
-        if self._batch_tenants is None:
-            return embed
-        if embed:
-            self._batch_tenants.add(tenant)
-        return False
+        return self._deferred.batch(self.store, self.embedder)
 
     # -- reading ------------------------------------------------------------
 

@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import TypeVar
 
-__all__ = ["BATCH_FILES", "BATCH_SECONDS", "in_batches"]
+from pincite.embed.base import Embedder
+from pincite.ingest.embedding import embed_pending
+from pincite.store.base import Store
+
+__all__ = ["BATCH_FILES", "BATCH_SECONDS", "DeferredVectors", "in_batches"]
 
 T = TypeVar("T")
 P = TypeVar("P")
@@ -52,3 +56,36 @@ def in_batches(
         with batch() if batch is not None else nullcontext():
             results = [commit(p) for p in prepared]
         yield from results
+
+
+class DeferredVectors:
+    """A batch's vectors, made once it commits: no model runs inside its transaction."""
+
+    def __init__(self) -> None:
+        # The tenants the batch in progress has text for that waits for vectors.
+        self._tenants: set[str] | None = None
+
+    def embed_now(self, tenant: str, embed: bool) -> bool:
+        """Whether an ingest embeds inline; inside a batch, its tenant is embedded after it."""
+        if self._tenants is None:
+            return embed
+        if embed:
+            self._tenants.add(tenant)
+        return False
+
+    @contextmanager
+    def batch(self, store: Store, embedder: Embedder | None) -> Iterator[None]:
+        """``store.batch()``, then the vectors its ingests asked for."""
+        if self._tenants is not None:
+            yield  # an enclosing batch commits (and embeds) it all
+            return
+        self._tenants = set()
+        try:
+            with store.batch():
+                yield
+            waiting = sorted(self._tenants)
+        finally:
+            self._tenants = None
+        if embedder is not None:
+            for tenant in waiting:
+                embed_pending(store, embedder, tenant)

@@ -9,10 +9,11 @@ from enum import StrEnum
 from pathlib import Path
 
 from pincite.embed.base import Embedder
-from pincite.errors import PinciteError
+from pincite.errors import InputError, PinciteError
 from pincite.ingest.base import ParsedDocument
 from pincite.ingest.chunk import CHUNKER, chunk, embed_text
 from pincite.ingest.embedding import embed_version
+from pincite.ingest.parse import parse_file
 from pincite.model import Chunk, Document, DocumentStatus, Version, content_hash
 from pincite.store.base import Store
 
@@ -162,6 +163,49 @@ def version_rows(
         for d in chunk(parsed)
     ]
     return version, chunks
+
+
+def read_file(
+    path: Path, root: Path | None, follow_symlinks: bool
+) -> ParsedDocument | IngestReport:
+    """The file parsed, or the ``failed`` report that says why it could not be."""
+    source = str(path)
+    try:
+        return parse_file(path, root=root, follow_symlinks=follow_symlinks)
+    except PinciteError as exc:
+        return failed(source, exc)
+    except OSError as exc:
+        return failed(source, InputError(f"{source}: {exc.strerror or exc}"))
+
+
+def store_file(
+    store: Store,
+    embedder: Embedder | None,
+    path: Path,
+    parsed: ParsedDocument | IngestReport,
+    *,
+    tenant: str,
+    uri: str | None,
+    title: str | None,
+    embed: bool,
+) -> IngestReport:
+    """``store_parsed`` for a file ``read_file`` read; a failure comes back as a report."""
+    if isinstance(parsed, IngestReport):
+        return parsed  # it could not be read or parsed
+    source = str(path)
+    try:
+        return store_parsed(
+            store,
+            embedder,
+            parsed,
+            tenant=tenant,
+            uri=uri or str(path.resolve()),
+            title=title,
+            source=source,
+            embed=embed,
+        )
+    except PinciteError as exc:
+        return failed(source, exc)
 
 
 def failed(source: str, exc: PinciteError) -> IngestReport:
