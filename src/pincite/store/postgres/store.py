@@ -11,18 +11,17 @@ import numpy as np
 import numpy.typing as npt
 import psycopg
 from pgvector.psycopg import register_vector
-from psycopg.pq import TransactionStatus
 
 from pincite.errors import ConfigurationError
 from pincite.model import Chunk, Document, DocumentStatus, Version
 from pincite.store.base import DenseIndex, RoutingIndex, refuse_in_batch
 from pincite.store.postgres import erase, pending, rows, search, write
+from pincite.store.postgres.batches import PostgresBatches
 from pincite.store.postgres.conversations import PostgresConversations
 from pincite.store.postgres.index import Delta, index, unindex
 from pincite.store.postgres.migrations import (
     HNSW_MAX_DIM,
     dense_index_dims,
-    ensure_dense_index,
     migrate,
 )
 
@@ -42,7 +41,7 @@ MAX_SCAN_TUPLES = 50_000
 # are read by position: the case-changed SQL strings that keep their `%s` placeholders
 # and quoted "C" as they are (an uppercased `%S` is refused by psycopg and dies).
 # benchmarks/mutation.sh lists them, as it counts apart only strings with no `%` or quote.
-class PostgresStore(pending.PostgresPending, PostgresConversations):
+class PostgresStore(PostgresBatches, pending.PostgresPending, PostgresConversations):
     """Store of record and search engine on PostgreSQL with pgvector (>= 0.8).
 
     One connection, used by one thread at a time; open one store per worker
@@ -123,38 +122,6 @@ class PostgresStore(pending.PostgresPending, PostgresConversations):
         with self._lock, self._conn.transaction(), self._conn.cursor() as cur:
             yield cur
 
-    @contextmanager
-    def batch(self) -> Iterator[None]:
-        """One transaction for the writes inside (see ``Store.batch``).
-
-        psycopg makes each write's own ``transaction()`` a savepoint inside it.
-        A batch whose connection died, or whose transaction PostgreSQL aborted
-        (psycopg would end it silently), raises instead of returning as if
-        committed.
-        """
-        with self._lock:
-            if self._batched:
-                yield
-                return
-            conn = self._conn
-            self._batched = True
-            try:
-                with conn.transaction():
-                    yield
-                    alive = conn is self._connection and not conn.closed
-                    if not alive or conn.info.transaction_status != TransactionStatus.INTRANS:
-                        raise ConfigurationError(
-                            "the batch's transaction was lost or aborted; nothing in it was kept"
-                        )
-            finally:
-                self._batched = False
-                self._dense.clear()
-                self._routing.clear()
-                pending, self._pending_dims = self._pending_dims, set()
-            for dim in sorted(pending):
-                ensure_dense_index(conn, dim)
-                self._dims.add(dim)
-
     def _read(self, run: Callable[[psycopg.Connection[tuple[Any, ...]]], _T]) -> _T:
         """Run an idempotent read; once more on a fresh connection if the old one died."""
         with self._lock:
@@ -167,20 +134,6 @@ class PostgresStore(pending.PostgresPending, PostgresConversations):
 
     def _query(self, query: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[Any]:
         return self._read(lambda conn: conn.execute(query.encode(), params).fetchall())
-
-    def _ensure_dims(self, *vectors: npt.NDArray[np.float32] | None) -> None:
-        for v in vectors:
-            if v is None or v.size == 0:
-                continue
-            dim = int(v.shape[-1])
-            if dim not in self._dims and dim <= HNSW_MAX_DIM:
-                if self._batched:
-                    # Built in a transaction of its own, before any row lock: after the batch.
-                    self._pending_dims.add(dim)
-                    continue
-                with self._lock:
-                    ensure_dense_index(self._conn, dim)
-                self._dims.add(dim)
 
     def _generation(self, tenant: str) -> int:
         found = self._query("SELECT generation FROM tenant_stats WHERE tenant = %s", (tenant,))
