@@ -59,11 +59,11 @@ def test_gold_answers_lie_inside_a_gold_passage() -> None:
 
 def test_qasper_parts_parse_and_never_share_a_paper() -> None:
     parts = {p: load_questions(QA / f"qasper-{p}.jsonl") for p in ("tune", "heldout")}
-    papers = {p: {q.document for q in qs} for p, qs in parts.items()}
+    papers = {p: {d for q in qs for d in q.documents} for p, qs in parts.items()}
     assert not papers["tune"] & papers["heldout"]
     for qs in parts.values():
         assert sum(q.answerable for q in qs) >= 50 and sum(not q.answerable for q in qs) >= 5
-        assert all(q.document and q.document.endswith(".md") for q in qs)
+        assert all(len(q.documents) == 1 and q.documents[0].endswith(".md") for q in qs)
     for name in ("qasper-tune.jsonl", "qasper-heldout.jsonl"):
         assert (QA / name).stat().st_size < 2_000_000
 
@@ -80,9 +80,13 @@ def test_every_gold_passage_is_in_its_documents_canonical_text(tmp_path: Path) -
             texts[Path(doc.uri).name] = version.text
     dev, test = documents_sets()
     for q in dev + test:
-        assert q.document in texts, q.id
+        assert q.documents and set(q.documents) <= set(texts), q.id
+        # every passage is in one of the question's documents, and every
+        # document named holds one of its passages
         for passage in q.gold_passages:
-            assert passage in texts[q.document], (q.id, passage[:60])
+            assert any(passage in texts[d] for d in q.documents), (q.id, passage[:60])
+        for d in q.documents if q.answerable else ():
+            assert any(passage in texts[d] for passage in q.gold_passages), (q.id, d)
 
 
 @pytest.mark.skipif(

@@ -188,6 +188,36 @@ def test_per_document_searches_only_the_named_document(store: Path, questions: P
     assert not o.gold_found and o.ranks == {"lexical": None}
 
 
+def test_a_fact_two_documents_state_is_gold_in_either(store: Path, tmp_path: Path) -> None:
+    # An archive rule restates the retention policy in other words; a question
+    # that names neither document is answered correctly from either one.
+    archived = "Closed accounts have their billing files archived, not deleted."
+    with pincite.open(store, embedder=None) as corpus:
+        path = tmp_path / "archive.txt"
+        path.write_text("Archive rules\n\n" + archived, encoding="utf-8")
+        corpus.ingest_path(path)
+        only_archive = QUESTIONS[0] | {"document": "archive.txt", "gold_passages": [archived]}
+        either = QUESTIONS[0] | {
+            "document": ["archive.txt", "retention.txt"],
+            "gold_passages": [archived, RETENTION],
+        }
+        outcomes = {}
+        for name, row in (("archive", only_archive), ("either", either)):
+            report = run_qa_eval(
+                corpus.store,
+                None,
+                [load_one(row)],
+                corpus.generator,
+                support_checker_for(None),
+                tenant="default",
+            )
+            (outcomes[name],) = report.outcomes
+    assert outcomes["archive"].gold_found and outcomes["either"].gold_found
+    # the answer quotes the retention policy: gold only where that document is named
+    assert outcomes["archive"].answered and not outcomes["archive"].cited_gold
+    assert outcomes["either"].answered and outcomes["either"].cited_gold
+
+
 def load_one(row: dict[str, Any]) -> Any:
     from pincite.eval.qa_metrics import parse_question
 

@@ -40,16 +40,18 @@ def row(**over: object) -> dict[str, object]:
 
 def test_parse_question_reads_every_field() -> None:
     q = parse_question(row(), "f:1")
-    assert (q.id, q.answerable, q.gold_passages, q.gold_answer, q.document, q.kind) == (
+    assert (q.id, q.answerable, q.gold_passages, q.gold_answer, q.documents, q.kind) == (
         "q1",
         True,
         ("X is a thing.",),
         "a thing",
-        "x.txt",
+        ("x.txt",),
         "definition",
     )
     minimal = parse_question({"id": "u", "question": "Why?", "answerable": False}, "f:2")
-    assert minimal.gold_passages == () and minimal.document is None and minimal.kind == "other"
+    assert minimal.gold_passages == () and minimal.documents == () and minimal.kind == "other"
+    several = parse_question(row(document=["rfc2616.txt", "rfc7230.txt"]), "f:3")
+    assert several.documents == ("rfc2616.txt", "rfc7230.txt")
 
 
 @pytest.mark.parametrize(
@@ -62,6 +64,8 @@ def test_parse_question_reads_every_field() -> None:
         ({"answerable": False}, "has no gold passages"),
         ({"question": "  "}, "'question' is empty"),
         ({"document": 3}, "'document' must be a string"),
+        ({"document": []}, "'document' must be a string or a list"),
+        ({"document": ["a.txt", ""]}, "'document' must be a string or a list"),
     ],
 )
 def test_parse_question_names_the_line_and_the_problem(

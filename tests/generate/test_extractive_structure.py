@@ -11,6 +11,7 @@ from __future__ import annotations
 from pincite.generate.base import Generation, Passage
 from pincite.generate.extractive import ExtractiveConfig, ExtractiveGenerator
 from pincite.generate.question import QuestionKind, parse_question
+from pincite.generate.select import Scoring
 
 HASH = "0123456789abcdef"
 
@@ -373,3 +374,50 @@ def test_every_statement_of_a_section_titled_by_the_questions_words_is_about_it(
     about = {c.text[:24]: c.definition for c in ranked}
     assert about["Responses to this method"] > 0
     assert about["A response is cacheable "] == 0
+
+
+def test_a_number_question_says_what_its_answer_is_measured_in() -> None:
+    expects = {
+        "When was SP 800-145 published?": "date",
+        "On what date was FIPS 200 announced?": "date",
+        "How often will NIST review the controls?": "duration",
+        "Within how many hours must an incident be reported?": "duration",
+        "By when must agencies comply?": "duration",
+        "How much is the home office stipend?": "money",
+        "What percentage of requests may fail?": "percent",
+        "How many redirections were recommended?": None,
+        "What is the maximum length of a URI?": None,
+    }
+    for question, kind in expects.items():
+        q = parse_question(question)
+        assert q.kind is QuestionKind.NUMBER and q.expects == kind, question
+
+
+def test_a_date_question_is_answered_by_the_sentence_with_a_date() -> None:
+    cover = passage(
+        1,
+        "The NIST Definition of Cloud Computing\n\n"
+        "Recommendations of the National Institute of Standards and Technology, "
+        "published by the Computer Security Division.\n\n"
+        "Special Publication 800-145 (September 2011)",
+    )
+    assert best("When was Special Publication 800-145 published?", cover) == (
+        "Special Publication 800-145 (September 2011)"
+    )
+
+
+def test_a_duration_question_is_refused_by_passages_that_state_no_time() -> None:
+    # The sentence holds every word of the question but no number of seconds:
+    # without the typed cue it scored as an answer.
+    rules = passage(
+        1,
+        "A client that sends a request body waits for a 100 Continue response from the "
+        "server before sending the request body, unless the server has responded.",
+    )
+    question = "How many seconds should a client wait for a 100 Continue response?"
+    strict = ExtractiveGenerator(config=ExtractiveConfig(threshold_lexical=0.25))
+    untyped = ExtractiveGenerator(
+        config=ExtractiveConfig(threshold_lexical=0.25, scoring=Scoring(type_penalty=0.0))
+    )
+    assert not strict.generate(question, [rules]).sufficient_context
+    assert untyped.generate(question, [rules]).sufficient_context

@@ -83,9 +83,11 @@ class _Texts:
         self._cache: dict[tuple[str, str], str] = {}
         self._current: dict[str, str | None] = {}
 
-    def named(self, document: str | None) -> list[str]:
-        """Documents whose uri, or its last path segment, is ``document`` (all when None)."""
-        return self.ids if document is None else self._by_name.get(document, [])
+    def named(self, documents: tuple[str, ...]) -> list[str]:
+        """Documents whose uri, or its last path segment, is one of ``documents`` (all when none)."""
+        if not documents:
+            return self.ids
+        return list(dict.fromkeys(i for name in documents for i in self._by_name.get(name, [])))
 
     def current(self, document_id: str) -> tuple[str, str] | None:
         if document_id not in self._current:
@@ -102,7 +104,7 @@ class _Texts:
 
     def locate(self, q: QAQuestion) -> list[Located]:
         found = []
-        for doc_id in self.named(q.document):
+        for doc_id in self.named(q.documents):
             current = self.current(doc_id)
             if current is None:
                 continue
@@ -186,10 +188,10 @@ def run_question(
     gold = run.texts.locate(q) if q.answerable else []
     found = bool(gold) or not q.answerable
     scope = None
-    if run.per_document and q.document is not None:
-        scope = tuple(run.texts.named(q.document))
+    if run.per_document and q.documents:
+        scope = tuple(run.texts.named(q.documents))
         if not scope:
-            missing = f"document {q.document!r} is not in the store"
+            missing = f"document {', '.join(map(repr, q.documents))} is not in the store"
             return QuestionOutcome(q.id, q.kind, q.answerable, gold_found=False, message=missing)
     clock = Clock()
     timed = TimedEmbedder(run.embedder, clock) if run.embedder is not None else None

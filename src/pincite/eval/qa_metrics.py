@@ -29,7 +29,10 @@ class QAQuestion:
     answerable: bool
     gold_passages: tuple[str, ...] = ()
     gold_answer: str = ""
-    document: str | None = None
+    # The documents (uri or its last path segment) the gold passages are
+    # searched in; empty means every document. Several when the same fact is
+    # stated by more than one document (a standard and its successor).
+    documents: tuple[str, ...] = ()
     kind: str = "other"
 
 
@@ -48,8 +51,12 @@ def parse_question(row: object, where: str) -> QAQuestion:
     kind = row.get("kind", "other")
     if not isinstance(answer, str):
         raise InputError(f"{where}: 'gold_answer' must be a string")
-    if document is not None and not isinstance(document, str):
-        raise InputError(f"{where}: 'document' must be a string")
+    if isinstance(document, str):
+        document = [document]
+    if document is not None and not (
+        isinstance(document, list) and document and all(isinstance(d, str) and d for d in document)
+    ):
+        raise InputError(f"{where}: 'document' must be a string or a list of non-empty strings")
     if kind not in KINDS:
         raise InputError(f"{where}: 'kind' must be one of {', '.join(KINDS)}, not {kind!r}")
     if row["answerable"] and not passages:
@@ -59,7 +66,13 @@ def parse_question(row: object, where: str) -> QAQuestion:
     if not row["question"].strip():
         raise InputError(f"{where}: 'question' is empty")
     return QAQuestion(
-        row["id"], row["question"], row["answerable"], tuple(passages), answer, document, kind
+        row["id"],
+        row["question"],
+        row["answerable"],
+        tuple(passages),
+        answer,
+        tuple(dict.fromkeys(document or ())),
+        kind,
     )
 
 

@@ -36,6 +36,9 @@ class Question:
     # "304 Not Modified"), as stems; empty when the wording names none.
     focus: tuple[str, ...]
     stems: tuple[str, ...]
+    # For a number question, the kind of quantity its answer must state
+    # ("duration", "date", "money", "percent"); None when any number will do.
+    expects: str | None = None
 
 
 _ARTICLE = r"(?:(?:a|an|the)\s+)?"
@@ -84,9 +87,37 @@ _NUMBER = re.compile(
     r"\b(?:how\s+(?:many|much|long|often|large|big|old|far|soon)|maximum|minimum|max|min|"
     r"limit|limits|length|size|number\s+of|what\s+(?:year|date|time|percentage|version|port)|"
     r"which\s+(?:year|date|version|port)|when\s+was|when\s+were|how\s+long|timeout|deadline|"
-    r"at\s+least|at\s+most|range)\b",
+    r"at\s+least|at\s+most|range|by\s+when)\b",
     re.I,
 )
+# What a number question's answer is measured in, read from its wording.
+_EXPECTS = [
+    (
+        "date",
+        re.compile(
+            r"\b(?:what|which)\s+(?:year|date|day)\b|\bwhen\s+(?:was|were|did)\b.*\b(?:publish|"
+            r"announc|releas|issu|made|sign|approv|adopt|revis|updat|creat|introduc)\w*",
+            re.I,
+        ),
+    ),
+    (
+        "duration",
+        re.compile(
+            r"\bhow\s+(?:long|often|soon)\b|\bhow\s+many\s+(?:seconds|minutes|hours|days|weeks|"
+            r"months|years)\b|\bby\s+when\b|\bdeadline\b|\btimeout\b",
+            re.I,
+        ),
+    ),
+    (
+        "money",
+        re.compile(
+            r"\bhow\s+much\s+(?:money|does|do|is|are|will|would)\b|\b(?:cost|costs|price|fee|fees|"
+            r"budget|stipend|salary|allowance|reimburse\w*)\b",
+            re.I,
+        ),
+    ),
+    ("percent", re.compile(r"\bwhat\s+(?:percentage|percent|share|fraction|proportion)\b", re.I)),
+]
 _CONDITION = re.compile(
     r"^(?:when|under\s+what|in\s+what|in\s+which|under\s+which|if|what\s+happens\s+(?:if|when))\b",
     re.I,
@@ -117,7 +148,8 @@ def parse_question(text: str) -> Question:
     q = " ".join(text.split())
     stems = tuple(s for s in content_stems(q) if s not in _TEMPLATE)
     if _NUMBER.search(q) and not _OUTCOME.match(q):
-        return Question(q, QuestionKind.NUMBER, _focus_after(q), stems)
+        expects = next((name for name, pattern in _EXPECTS if pattern.search(q)), None)
+        return Question(q, QuestionKind.NUMBER, _focus_after(q), stems, expects)
     for pattern in _LIST:
         m = pattern.match(q)
         if m and content_stems(m.group("x")):

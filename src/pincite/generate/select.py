@@ -46,6 +46,9 @@ class Scoring:
     definition_bonus: float = 0.5
     # Added for a sentence carrying what the question's kind asks for.
     cue_bonus: float = 0.08
+    # Taken from a sentence that lacks the duration, date or amount a number
+    # question asks for ("How many seconds ...?" answered with no time at all).
+    type_penalty: float = 0.1
     # Share of its score a footnote keeps.
     footnote_factor: float = 0.5
     # A title names the term when it holds this idf-weighted share of it.
@@ -127,6 +130,27 @@ _CAUSAL = re.compile(
     r"therefore|thus|hence|the\s+reason|to\s+(?:ensure|prevent|avoid|allow|protect))\b",
     re.I,
 )
+_NUMBER_WORD = r"(?:\d+(?:[.,]\d+)*|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+_NUMBER_WORD += r"fifteen|twenty|thirty|forty|sixty|ninety|hundred|several|few)"
+# What a number question's expected quantity looks like in a sentence (``Question.expects``).
+_TYPED = {
+    "duration": re.compile(
+        rf"\b{_NUMBER_WORD}[\s-]+(?:\w+[\s-]+)?(?:seconds?|minutes?|hours?|days?|weeks?|months?|"
+        r"years?|decades?)\b|\b(?:annually|yearly|monthly|weekly|daily|hourly|quarterly|"
+        r"biennially|immediately|indefinitely)\b",
+        re.I,
+    ),
+    "date": re.compile(
+        r"\b(?:January|February|March|April|May|June|July|August|September|October|November|"
+        r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?\s+(?:\d{1,2},?\s+)?"
+        r"(?:19|20)\d\d\b|\b\d{1,2}\s+(?:January|February|March|April|May|June|July|August|"
+        r"September|October|November|December)\s+(?:19|20)\d\d\b|\b\d{1,4}[/-]\d{1,2}[/-]\d{1,4}\b",
+    ),
+    "money": re.compile(
+        r"[$€£¥]\s?\d|\b\d[\d,.]*\s*(?:dollars|euros|pounds|USD|EUR|GBP|cents)\b", re.I
+    ),
+    "percent": re.compile(r"\d\s*%|\bpercent\b|\b(?:half|third|quarter)\b", re.I),
+}
 _CUES = {
     QuestionKind.REASON: _CAUSAL,
     QuestionKind.LIST: _ENUMERATION,
@@ -193,8 +217,10 @@ def candidates(
             base = w * coverage + (1 - w) * float(cos[j])
         else:
             base = coverage
-        cue = 1.0 if _cue(question.kind, text, asked) else 0.0
+        cue = 1.0 if _cue(question, text, asked) else 0.0
         score = base + scoring.definition_bonus * definition + scoring.cue_bonus * cue
+        if question.expects is not None and not cue:
+            score -= scoring.type_penalty
         if role is Role.FOOTNOTE:
             score *= scoring.footnote_factor
         result.append(Candidate(pieces, score, base, definition, cue, role))
@@ -255,17 +281,21 @@ def _pieces(
     return tuple(pieces), scored
 
 
-def _cue(kind: QuestionKind, text: str, asked: set[str]) -> bool:
+def _cue(question: Question, text: str, asked: set[str]) -> bool:
     """True when ``text`` carries what the question's kind asks for.
 
     A number the question itself names ("after a 503 response") is what it
-    is about, not its answer, so it is no cue.
+    is about, not its answer, so it is no cue; a question that asks for a
+    duration, a date or an amount is answered only by one.
     """
+    kind = question.kind
     cue_re = _CUES.get(kind)
     if cue_re is None:
         return False
     if kind is not QuestionKind.NUMBER:
         return cue_re.search(text) is not None
+    if question.expects is not None:
+        return _TYPED[question.expects].search(text) is not None
     return any(m.group().casefold() not in asked for m in _NUMBER_CUE.finditer(text))
 
 
