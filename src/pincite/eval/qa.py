@@ -84,7 +84,7 @@ class _Texts:
         self._current: dict[str, str | None] = {}
 
     def named(self, documents: tuple[str, ...]) -> list[str]:
-        """Documents whose uri, or its last path segment, is one of ``documents`` (all when none)."""
+        """Documents whose uri, or its last path segment, is in ``documents`` (all when none)."""
         if not documents:
             return self.ids
         return list(dict.fromkeys(i for name in documents for i in self._by_name.get(name, [])))

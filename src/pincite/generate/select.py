@@ -130,8 +130,10 @@ _CAUSAL = re.compile(
     r"therefore|thus|hence|the\s+reason|to\s+(?:ensure|prevent|avoid|allow|protect))\b",
     re.I,
 )
-_NUMBER_WORD = r"(?:\d+(?:[.,]\d+)*|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
-_NUMBER_WORD += r"fifteen|twenty|thirty|forty|sixty|ninety|hundred|several|few)"
+_NUMBER_WORD = (
+    r"(?:\d+(?:[.,]\d+)*|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"fifteen|twenty|thirty|forty|sixty|ninety|hundred|several|few)"
+)
 # What a number question's expected quantity looks like in a sentence (``Question.expects``).
 _TYPED = {
     "duration": re.compile(

@@ -104,6 +104,9 @@ _NUMBER = re.compile(
     re.IGNORECASE,
 )
 _SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+# Reference markers an answer cites its sources with ("[3]", "[1, 4]", "[2-5]"):
+# numbers of the answer's own list, not quantities the text states.
+_MARKER = re.compile(r"\[\s*\d{1,3}(?:\s*[,;–-]\s*\d{1,3})*\s*\]")
 _UNITS_WORDS = [
     "zero",
     "one",
@@ -223,6 +226,8 @@ def _quantities(text: str, bare_scaled: bool) -> frozenset[Quantity]:
     found: "2 million" is 2,000,000 only (not also a bare 2), and a date is the
     date only (not also its day, month and year numbers).
     """
+    if "[" in text:
+        text = _MARKER.sub(lambda m: " " * len(m.group()), text)
     found, date_spans = dates(text, both_readings=bare_scaled)
 
     def in_date(start: int) -> bool:
