@@ -421,3 +421,17 @@ def test_a_duration_question_is_refused_by_passages_that_state_no_time() -> None
     )
     assert not strict.generate(question, [rules]).sufficient_context
     assert untyped.generate(question, [rules]).sufficient_context
+
+
+def test_what_happens_when_is_answered_by_the_sentence_that_opens_with_the_condition() -> None:
+    rules = passage(
+        1,
+        "14.31 Max-Forwards\n\n"
+        "The Max-Forwards request-header field provides a mechanism with the TRACE method "
+        "to limit the number of proxies that can forward the request when tracing a chain. "
+        "If the Max-Forwards value is zero, the proxy MUST NOT forward the TRACE request.",
+    )
+    got = best(
+        "What happens when a proxy receives a TRACE request whose Max-Forwards is zero?", rules
+    )
+    assert got == "If the Max-Forwards value is zero, the proxy MUST NOT forward the TRACE request."

@@ -153,6 +153,10 @@ _TYPED = {
     ),
     "percent": re.compile(r"\d\s*%|\bpercent\b|\b(?:half|third|quarter)\b", re.I),
 }
+_OUTCOME = re.compile(r"what\s+happens\s+(?:if|when|after|once)\b", re.I)
+_OPENS_WITH_CONDITION = re.compile(
+    r"\s*(?:[-−•]\s*)?(?:if|when|whenever|once|upon|unless|in\s+case|after)\b", re.I
+)
 _CUES = {
     QuestionKind.REASON: _CAUSAL,
     QuestionKind.LIST: _ENUMERATION,
@@ -294,6 +298,10 @@ def _cue(question: Question, text: str, asked: set[str]) -> bool:
     cue_re = _CUES.get(kind)
     if cue_re is None:
         return False
+    if kind is QuestionKind.CONDITION and _OUTCOME.match(question.text):
+        # "What happens when ...?": the sentence that opens with a condition
+        # and goes on to its consequence, not one that mentions "when" in passing.
+        return _OPENS_WITH_CONDITION.match(text) is not None
     if kind is not QuestionKind.NUMBER:
         return cue_re.search(text) is not None
     if question.expects is not None:
