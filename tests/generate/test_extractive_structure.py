@@ -424,14 +424,17 @@ def test_a_duration_question_is_refused_by_passages_that_state_no_time() -> None
 
 
 def test_what_happens_when_is_answered_by_the_sentence_that_opens_with_the_condition() -> None:
+    # Both sentences hold every word of the question; only the second states
+    # the consequence of the condition asked about.
     rules = passage(
         1,
         "14.31 Max-Forwards\n\n"
-        "The Max-Forwards request-header field provides a mechanism with the TRACE method "
-        "to limit the number of proxies that can forward the request when tracing a chain. "
-        "If the Max-Forwards value is zero, the proxy MUST NOT forward the TRACE request.",
+        "The Max-Forwards request-header field of a TRACE request counts down to zero hop by "
+        "hop, which matters when a proxy receives a looping request. If the Max-Forwards value "
+        "of a TRACE request a proxy receives is zero, it MUST NOT be forwarded.",
     )
-    got = best(
-        "What happens when a proxy receives a TRACE request whose Max-Forwards is zero?", rules
+    question = "What happens when a proxy receives a TRACE request whose Max-Forwards is zero?"
+    assert best(question, rules) == (
+        "If the Max-Forwards value of a TRACE request a proxy receives is zero, "
+        "it MUST NOT be forwarded."
     )
-    assert got == "If the Max-Forwards value is zero, the proxy MUST NOT forward the TRACE request."
