@@ -283,6 +283,7 @@ class Corpus:
         k: int = 8,
         scope: Sequence[str] | None = None,
         options: SearchOptions | None = None,
+        define: str | None = None,
     ) -> RetrievalResult:
         if options is None:
             options = SearchOptions(mode=self.default_mode)
@@ -294,6 +295,7 @@ class Corpus:
             k=k,
             scope=tuple(scope) if scope is not None else None,
             options=options,
+            define=define,
         )
 
     # -- answer ---------------------------------------------------------------

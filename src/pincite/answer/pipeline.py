@@ -16,6 +16,7 @@ from pincite.errors import (
     UnsupportedClaimError,
 )
 from pincite.generate.base import Generation, Generator, Passage
+from pincite.generate.question import parse_question
 from pincite.ground.cite import Retrieved, check_grounding, citations_from, cite, cite_hit, unique
 from pincite.ground.resolve import citation_attributes
 from pincite.model import Hit
@@ -231,7 +232,9 @@ def answer_question(
     if support is None:
         support = support_checker_for(corpus.embedder)
     with answer_span() as span:
-        result = corpus.retrieve(question, tenant=tenant, k=k, options=options)
+        # A definition question also brings in the entry that defines its term.
+        term = parse_question(question).term or None
+        result = corpus.retrieve(question, tenant=tenant, k=k, options=options, define=term)
         if not result.hits:
             return AnswerResult(question, tenant, Outcome.REFUSED, None, NOTHING_RELEVANT)
         retrieved = cite(result)

@@ -31,4 +31,5 @@ class AnswerSource(Protocol):
         tenant: str,
         k: int = ...,
         options: SearchOptions | None = ...,
+        define: str | None = ...,
     ) -> RetrievalResult: ...

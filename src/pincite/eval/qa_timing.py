@@ -102,6 +102,7 @@ class TimedSource:
         tenant: str,
         k: int = 6,
         options: SearchOptions | None = None,
+        define: str | None = None,
     ) -> RetrievalResult:
         if options is None:
             options = SearchOptions(mode=SearchMode.HYBRID if self.embedder else SearchMode.LEXICAL)
@@ -114,4 +115,5 @@ class TimedSource:
                 k=k,
                 scope=self.scope,
                 options=options,
+                define=define,
             )

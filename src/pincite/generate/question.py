@@ -39,6 +39,9 @@ class Question:
     # For a number question, the kind of quantity its answer must state
     # ("duration", "date", "money", "percent"); None when any number will do.
     expects: str | None = None
+    # A definition question's term as written ("adequate security", "BYOD"),
+    # for finding the entry that defines it; "" for other kinds.
+    term: str = ""
 
 
 _ARTICLE = r"(?:(?:a|an|the)\s+)?"
@@ -159,7 +162,8 @@ def parse_question(text: str) -> Question:
         if m and _is_term(m.group("x")):
             # "the approving authority for FIPS 200": the term, not the document it is in.
             term = _QUALIFIER.split(m.group("x"), maxsplit=1)[0]
-            return Question(q, QuestionKind.DEFINITION, tuple(content_stems(term)), stems)
+            focus = tuple(content_stems(term))
+            return Question(q, QuestionKind.DEFINITION, focus, stems, term=term.strip())
     named = _named_thing(q)
     if _CONDITION.match(q):
         return Question(q, QuestionKind.CONDITION, named, stems)

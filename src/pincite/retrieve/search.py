@@ -13,12 +13,15 @@ from pincite.model import Branches, ChannelRank, DocumentStatus, Hit, RetrievalR
 from pincite.retrieve import channels
 from pincite.retrieve.channels import Ranked
 from pincite.retrieve.dedup import dedup
+from pincite.retrieve.entries import defining_entries
 from pincite.retrieve.fuse import FusionMethod, Normalization, convex, rrf
 from pincite.retrieve.rerank import Reranker
 from pincite.store.base import Store
 from pincite.tenancy import check_tenant
 
 _FLOOR_KEY = ""  # never a chunk id (those are UUIDs)
+# The channel name of a hit brought in as the entry defining the asked-about term.
+ENTRY = "entry"
 
 
 class SearchMode(StrEnum):
@@ -91,10 +94,13 @@ def retrieve(
     k: int = 8,
     scope: tuple[str, ...] | None = None,
     options: SearchOptions = SearchOptions(),
+    define: str | None = None,
 ) -> RetrievalResult:
     """The ``k`` best current passages of ``tenant`` for ``question``.
 
-    ``scope`` restricts search to those document ids. Raises ``InputError`` for
+    ``scope`` restricts search to those document ids. With ``define`` (the
+    term a definition question asks about), the best chunk holding an entry
+    that defines it takes the last place unless already retrieved. Raises ``InputError`` for
     an empty question, a missing tenant or ``k < 1``; ``ConfigurationError`` when
     a dense mode is asked of a corpus opened without an embedder.
     """
@@ -121,10 +127,13 @@ def retrieve(
     hits = _hits(store, tenant, fused, ranked, want, options.dedup)
     if options.reranker is not None:
         hits = _rerank(options.reranker, question, hits)
+    hits = hits[:k]
+    if define:
+        hits = _with_entry(store, tenant, define, scope, hits, k)
     return RetrievalResult(
         question=question,
         tenant=tenant,
-        hits=tuple(hits[:k]),
+        hits=tuple(hits),
         retrieved_at=datetime.now(UTC).isoformat(timespec="milliseconds"),
         mode=mode.value,
         scope=scope,
@@ -182,6 +191,32 @@ def _hits(
         kept = _dedup(hits, want) if deduplicate else hits[:want]
         window *= 2
     return kept
+
+
+def _with_entry(
+    store: Store,
+    tenant: str,
+    term: str,
+    scope: tuple[str, ...] | None,
+    hits: list[Hit],
+    k: int,
+) -> list[Hit]:
+    """``hits`` with the best entry defining ``term`` in the last of ``k`` places."""
+    entries = defining_entries(store, tenant, term, scope)
+    if not entries or any(h.chunk.chunk_id == entries[0][0] for h in hits):
+        return hits
+    cid, bm25 = entries[0]
+    chunk = store.chunks_by_id(tenant, [cid]).get(cid)
+    if chunk is None or chunk.tenant != tenant or chunk.erased:
+        return hits
+    document = store.documents_by_id(tenant, [chunk.document_id]).get(chunk.document_id)
+    if document is None or document.status is not DocumentStatus.LIVE:
+        return hits
+    kept = hits[: k - 1]
+    # Ranked by the place it takes, so scores stay in order down the list.
+    score = hits[len(kept)].score if len(hits) > len(kept) else (kept[-1].score if kept else 0.0)
+    branches = Branches((ChannelRank(ENTRY, 1, bm25),), None, None, False)
+    return [*kept, Hit(chunk, document, score, branches)]
 
 
 def _dedup(hits: list[Hit], limit: int) -> list[Hit]:
