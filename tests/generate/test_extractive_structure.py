@@ -8,6 +8,8 @@ the rules. Each test failed on the answerer before this structure was read.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pincite.generate.base import Generation, Passage
 from pincite.generate.extractive import ExtractiveConfig, ExtractiveGenerator
 from pincite.generate.question import QuestionKind, parse_question
@@ -438,3 +440,25 @@ def test_what_happens_when_is_answered_by_the_sentence_that_opens_with_the_condi
         "If the Max-Forwards value of a TRACE request a proxy receives is zero, "
         "it MUST NOT be forwarded."
     )
+
+
+def test_a_question_that_names_a_document_is_answered_from_it() -> None:
+    sentence = (
+        "Many organizations require teleworkers to reauthenticate periodically during long "
+        "remote access sessions, such as after each 8 hours of a session."
+    )
+    newer = replace(passage(1, sentence), title="Guide to Enterprise Telework, Revision 2")
+    older = replace(
+        passage(2, sentence.replace("8 hours", "eight hours")),
+        title="NIST SP 800-46 Revision 1, Guide to Enterprise Telework",
+    )
+    asked = "In Revision 1, how often must teleworkers reauthenticate during long sessions?"
+    first, *_ = generate(asked, newer, older).claims
+    assert first.used_excerpt_numbers == (2,)
+    # naming no document (or one no title holds) leaves retrieval order to decide
+    for other in (
+        "How often must teleworkers reauthenticate during long sessions?",
+        "In Revision 3, how often must teleworkers reauthenticate during long sessions?",
+    ):
+        first, *_ = generate(other, newer, older).claims
+        assert first.used_excerpt_numbers == (1,)

@@ -66,6 +66,9 @@ class Scoring:
     run_items: int = 5
     # A title made only of question words must hold this idf-weighted share of them.
     topic_share: float = 0.3
+    # Share of its score a candidate keeps when the question names a document
+    # ("In Revision 1, ...", "Does RFC 7230 ...") and it comes from another one.
+    other_document: float = 0.9
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +173,8 @@ _ANAPHORA = re.compile(r"(?:These|This|Those|Such)\s+([a-z]\w+)\b")
 _CLAIMABLE = frozenset({Role.STATEMENT, Role.ITEM, Role.FOOTNOTE})
 # A body this short says nothing without the heading above it.
 _SHORT_BODY = 5
+# A word of a document's name: capitalised, or holding a digit ("RFC", "7230", "800-46").
+_NAME_TOKEN = re.compile(r"^(?:[A-Z][\w/.-]*|[\w/.-]*\d[\w/.-]*)$")
 
 
 def candidates(
@@ -203,6 +208,7 @@ def candidates(
             drafts.append((pieces, scored, title, definition, u.role))
     if not drafts or not question.stems:
         return []
+    named = _named_documents(question, pool.passages)
     texts = [" ".join(" ".join(p.text[s:e].split()) for p, s, e in d[1]) for d in drafts]
     cos = embed(texts) if embed is not None else None
     q_set = set(question.stems)
@@ -229,9 +235,37 @@ def candidates(
             score -= scoring.type_penalty
         if role is Role.FOOTNOTE:
             score *= scoring.footnote_factor
+        if named and pieces[0][0].number not in named:
+            score *= scoring.other_document
         result.append(Candidate(pieces, score, base, definition, cue, role))
     # Earlier passages ranked higher in retrieval: break ties toward them.
     return sorted(result, key=lambda c: (-c.score, c.passage.number, c.pieces[0][1]))
+
+
+def _named_documents(question: Question, passages: Sequence[Passage]) -> frozenset[int]:
+    """The passages whose document title the question names ("Revision 1", "RFC 7230").
+
+    A name is a run of capitalised or digit-bearing words holding a digit;
+    it names a document when its title holds it as whole words. Empty when
+    the question names no document among the passages'.
+    """
+    words = [w.strip("?.!,;:()\"'") for w in question.text.split()[1:]]
+    runs: list[list[str]] = []
+    current: list[str] = []
+    for w in [*words, ""]:
+        if w and _NAME_TOKEN.match(w):
+            current.append(w)
+            continue
+        if any(any(ch.isdigit() for ch in t) for t in current):
+            runs.append(current)
+        current = []
+    names = [" ".join(r).casefold() for r in runs if len(r) > 1 or not r[0].isdigit()]
+    found: set[int] = set()
+    for p in passages:
+        title = " ".join(p.title.casefold().split())
+        if any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", title) for n in names):
+            found.add(p.number)
+    return frozenset(found)
 
 
 def _pieces(
