@@ -33,6 +33,20 @@ def test_each_rule_rewrites_as_documented(rule: r.Rule, claim: str, expected: st
     assert rule(claim, RNG) == expected
 
 
+@pytest.mark.parametrize(
+    "claim",
+    ["Pioneer factor OCT3/4 binds.", "Mice lacking SHP-2 thrive.", "It holds 2.4 trillion."],
+)
+def test_restate_number_leaves_names_codes_and_decimals_alone(claim: str) -> None:
+    assert r.restate_number(claim, RNG) is None
+
+
+def test_change_number_leaves_reference_markers_alone() -> None:
+    assert r.change_number("Good organisation helps [4].", RNG) is None
+    new = r.change_number("It took 9 days [2].", random.Random(1))
+    assert new is not None and new.endswith(" days [2].") and "9 days" not in new
+
+
 def test_change_number_keeps_the_sentence_and_moves_the_number() -> None:
     new = r.change_number("Toby Keith released it in 1993, in Nashville.", random.Random(1))
     assert new is not None and "1993" not in new and new.endswith(", in Nashville.")

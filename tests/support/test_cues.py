@@ -62,3 +62,15 @@ def test_order_agreement_counts_pairs_in_the_same_order() -> None:
 )
 def test_a_reporting_frame_is_not_part_of_the_claim(claim: str, core: str) -> None:
     assert cues.core_claim(claim) == core
+
+
+def test_an_act_given_to_the_other_party_is_a_counterpart_conflict() -> None:
+    evidence = cues.stems("Support requests are answered quickly, and the vendor pays all fees.")
+    customers = cues.stems("Customers pay the fees.")
+    assert cues.role_conflict(customers, evidence) == 1.0
+    assert cues.counterpart_conflict(customers, evidence) == 1.0
+    # A swapped subject that is not the relation's other party is only a role conflict.
+    staff = cues.stems("Staff pay the fees.")
+    assert cues.role_conflict(staff, evidence) == 1.0
+    assert cues.counterpart_conflict(staff, evidence) == 0.0
+    assert cues.counterpart_conflict(cues.stems("The vendor pays the fees."), evidence) == 0.0

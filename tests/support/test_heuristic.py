@@ -5,6 +5,7 @@ from support_fakes import FakeEmbedder, passage
 from pincite.ids import SpanRef, decode
 from pincite.support.base import SupportVerdict
 from pincite.support.heuristic import HeuristicSupportChecker, LexicalOverlapChecker
+from pincite.support.scoring import FEATURES
 
 SONG = (
     "Title: Should've Been a Cowboy\n\n\"Should've Been a Cowboy\" is a song written and recorded "
@@ -180,3 +181,27 @@ def test_a_bare_number_does_not_back_a_claim_whose_unit_the_text_states_otherwis
     result = HeuristicSupportChecker().check("Invoices are kept for 10 years.", [passage(text)])
     assert result.verdict is SupportVerdict.UNSUPPORTED
     assert any("different numbers" in r for r in result.reasons)
+
+
+def test_a_number_the_cited_text_never_states_is_absent() -> None:
+    checker = HeuristicSupportChecker()
+    absent = FEATURES.index("num_absent")
+    text = "The band released nine albums. It formed in Leeds. Its 12 members toured Europe."
+    assert checker.features("The band released 14 albums.", [passage(text)])[absent] == 1.0
+    # 12 is stated, though not where the claim's words are: missing there, not absent.
+    stated = checker.features("The band released 12 albums.", [passage(text)])
+    assert stated[absent] == 0.0 and stated[FEATURES.index("num_missing")] == 1.0
+    assert checker.features("The band released nine albums.", [passage(text)])[absent] == 0.0
+
+
+def test_the_number_veto_needs_a_number_stated_nowhere() -> None:
+    text = "The band released nine albums. It formed in Leeds. Its 12 members toured Europe."
+    checker = HeuristicSupportChecker()
+    absent = checker.check("The band released 14 albums.", [passage(text)])
+    assert absent.verdict is SupportVerdict.UNSUPPORTED
+    assert any("different numbers" in r for r in absent.reasons)
+    # 12 is stated, if about something else: the score decides, not the veto
+    # (a page states a claim's number in sentences the checker did not pick).
+    elsewhere = checker.features("The band released 12 albums.", [passage(text)])
+    assert elsewhere[FEATURES.index("num_conflict")] == 1.0
+    assert elsewhere[FEATURES.index("num_absent")] == 0.0

@@ -2,8 +2,8 @@
 
 An LLM restates what a passage says; the default checker (heuristic with the
 quantised default model) must accept the faithful restatements and reject the
-ones that swap who pays or widen a partial refund to the whole fee. Two of the
-four are still wrong and marked so (strict: a fix turns them into failures to
+ones that swap who pays or widen a partial refund to the whole fee. One of the
+four is still wrong and marked so (strict: a fix turns it into a failure to
 unmark).
 """
 
@@ -34,17 +34,14 @@ PASSAGE = SupportPassage(
 @pytest.mark.parametrize(
     ("claim", "expected"),
     [
-        pytest.param(
-            "Customers pay the bank transfer fees.",
-            SupportVerdict.UNSUPPORTED,
-            # The role cue fires and lowers the score to partial (0.31, was supported
-            # 0.54); as a veto it would reject 10-13 % of supported dev claims.
-            marks=pytest.mark.xfail(reason="swapped actor reaches partial, not unsupported"),
-        ),
+        # The role cue alone scores it partial (0.34; as a veto it would reject
+        # 10-13 % of supported dev claims); "customers" against "the vendor" are the
+        # two parties of one relation (cues.counterpart_conflict), which vetoes it.
+        ("Customers pay the bank transfer fees.", SupportVerdict.UNSUPPORTED),
         pytest.param(
             "Support tickets get a reply within 24 hours on working days.",
             SupportVerdict.SUPPORTED,
-            # "24 hours" now agrees with "one business day" (0.42, was 0.34); "tickets",
+            # "24 hours" now agrees with "one business day" (0.43, was 0.34); "tickets",
             # "reply", "working" have no shared word, and no synonym source is offline.
             marks=pytest.mark.xfail(reason="paraphrased words without a shared stem"),
         ),

@@ -84,3 +84,9 @@ def test_a_claim_date_is_the_date_only() -> None:
 
 def test_numbers_leave_out_dates_but_keep_their_parts() -> None:
     assert q.numbers("on 15 March 2020, 40% of 1,200") == {15, 2020, 40, 1200}
+
+
+def test_reference_markers_are_not_quantities() -> None:
+    assert q.quantities("Organisation is key [3].", bare_scaled=False) == set()
+    assert q.quantities("as shown [1, 4] within 5 days [2-3]") == {(5.0, "day")}
+    assert q.quantities("a list of [10 items]") == {(10.0, "")}  # a number in words is kept

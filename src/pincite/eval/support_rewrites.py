@@ -172,7 +172,11 @@ _UNIT_RESTATE = (
     (r"\b(\d+) weeks\b", None),  # in days
     (r"\b(\d+) years\b", None),  # in months
 )
-_WORD_OR_DIGIT = re.compile(r"\b(\d{1,2}|" + "|".join(_SMALL[2:]) + r")\b(?![.,:/-]?\d)")
+# A count standing alone: not part of a name or code ("OCT3/4", "SHP-2"), a
+# decimal ("2.4") or a reference marker ("[4]").
+_WORD_OR_DIGIT = re.compile(
+    r"(?<![\w./\[-])(\d{1,2}|" + "|".join(_SMALL[2:]) + r")\b(?![/-]|[.,:]?\d)"
+)
 _HEDGES = ("Notably, ", "The source states that ", "According to the text, ", "Reportedly, ")
 
 
@@ -247,7 +251,8 @@ def negate(claim: str, rng: random.Random) -> str | None:
 
 
 def change_number(claim: str, rng: random.Random) -> str | None:
-    match = re.search(r"(?<![\w.,])(\d(?:[\d,]*\d)?(?:\.\d+)?)(?![\d,]*\.\d)", claim)
+    # Not a reference marker ("[4]"): changing one changes no statement.
+    match = re.search(r"(?<![\w.,\[])(\d(?:[\d,]*\d)?(?:\.\d+)?)(?![\d,]*\.\d)(?!\])", claim)
     if match is not None:
         raw = match.group(1).replace(",", "")
         value = float(raw)

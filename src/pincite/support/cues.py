@@ -11,6 +11,8 @@ and of its best evidence window (no model):
 - ``scope_conflict``: the claim widens what the evidence narrows ("entire",
   "all", "always" against "only", "portion", "except", "unless") or the
   reverse.
+- ``counterpart_conflict``: the swapped actor is the relation's other party
+  (vendor and customer, landlord and tenant): a contradiction, not a rewording.
 - ``order_agreement``: of the pairs of shared words, the share that come in the
   same order in both texts (1.0 when fewer than two are shared); a swap of
   subject and object reverses pairs.
@@ -28,6 +30,7 @@ from pincite.support import features as f
 __all__ = [
     "antonym_conflict",
     "core_claim",
+    "counterpart_conflict",
     "order_agreement",
     "role_conflict",
     "scope_conflict",
@@ -102,6 +105,36 @@ for _pair in _ANTONYMS:
     _OPPOSITES.setdefault(_a, set()).add(_b)
     _OPPOSITES.setdefault(_b, set()).add(_a)
 
+# The two parties of one relation (words; stemmed below, either order). A claim
+# whose subject is one where its evidence names the other gives one party's act
+# to the other ("customers pay" against "the vendor pays").
+_PARTIES = (
+    ("vendor", "customer"),
+    ("vendor", "buyer"),
+    ("seller", "buyer"),
+    ("seller", "customer"),
+    ("supplier", "customer"),
+    ("provider", "customer"),
+    ("provider", "user"),
+    ("merchant", "customer"),
+    ("company", "customer"),
+    ("licensor", "licensee"),
+    ("employer", "employee"),
+    ("landlord", "tenant"),
+    ("lessor", "lessee"),
+    ("lender", "borrower"),
+    ("creditor", "debtor"),
+    ("insurer", "policyholder"),
+    ("sender", "recipient"),
+    ("plaintiff", "defendant"),
+    ("buyer", "supplier"),
+)
+_COUNTERPART_OF: dict[str, set[str]] = {}
+for _pair in _PARTIES:
+    _a, _b = (f.stem(w) for w in _pair)
+    _COUNTERPART_OF.setdefault(_a, set()).add(_b)
+    _COUNTERPART_OF.setdefault(_b, set()).add(_a)
+
 _NON_STOPWORD_CUES = frozenset(
     f.words("not only all any more most same before after above below few some each every")
 )
@@ -167,19 +200,46 @@ def role_conflict(
     entirely (and ``passages``, the terms of every cited sentence, too), while
     in the evidence that shared word is led by a content word the claim lacks.
     """
+    return 1.0 if _swapped_actor(claim, evidence, passages) is not None else 0.0
+
+
+def counterpart_conflict(
+    claim: Sequence[str], evidence: Sequence[str], passages: Collection[str] = ()
+) -> float:
+    """1.0 when the swapped actor (``role_conflict``) is the other party of a pair.
+
+    "Customers pay the fees" against "the vendor pays all fees": the claim's
+    subject and the evidence's are two sides of one relation (``_COUNTERPARTS``:
+    vendor and customer, landlord and tenant, employer and employee ...), so
+    the claim gives one party's act to the other. A plain ``role_conflict`` is
+    often a subject the evidence words differently; this is not.
+    """
+    found = _swapped_actor(claim, evidence, passages)
+    if found is None:
+        return 0.0
+    lead, leader = found
+    return 1.0 if any(leader in _COUNTERPART_OF.get(word, ()) for word in lead) else 0.0
+
+
+def _swapped_actor(
+    claim: Sequence[str], evidence: Sequence[str], passages: Collection[str]
+) -> tuple[Sequence[str], str] | None:
+    """The claim's leading phrase and the evidence word leading the same verb, when they differ."""
     e, c = set(evidence), set(claim)
     k = next((i for i, word in enumerate(claim[:4]) if word in e), None)
     if k is None:
-        return 0.0
+        return None
     word = claim[k]
     if k == 0 or any(t in e or t in passages for t in claim[:k]):
-        return 0.0
+        return None
     i = list(evidence).index(word)
     if i == 0:
-        return 0.0
+        return None
     leader = evidence[i - 1]
     cues = _NON_STOPWORD_CUES | _WIDE | _NARROW
-    return 1.0 if leader not in c and leader not in cues and not leader.isdigit() else 0.0
+    if leader in c or leader in cues or leader.isdigit():
+        return None
+    return claim[:k], leader
 
 
 def order_agreement(claim: Sequence[str], evidence: Sequence[str]) -> float:

@@ -44,7 +44,9 @@ def explain(claim: str, analysis: Analysis, x: list[float], shown: list[int]) ->
         reasons.append("the closest sentence says the opposite of a word of the claim")
     if values["scope"]:
         reasons.append("the claim widens what the closest sentence limits (or the reverse)")
-    if values["role"]:
+    if values["counterpart"]:
+        reasons.append("the closest sentence gives what the claim says to the other party")
+    elif values["role"]:
         reasons.append("the closest sentence names someone else doing what the claim says")
     return tuple(reasons)
 

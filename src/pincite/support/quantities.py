@@ -19,6 +19,9 @@ another unit is agreement, not conflict:
   one date (unit ``date``, value ``yyyymmdd``; a part not written is 0 and
   matches any). A slash date in a passage is read both day- and month-first.
 
+Reference markers ("[3]", "[1, 4]") are the answer's own numbering of its
+sources, not quantities, and are skipped.
+
 ``missing_numbers`` is the test the support features apply.
 """
 
