@@ -9,7 +9,7 @@ module reads only the question's wording; it never sees a passage.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from pincite.generate.words import content_stems
@@ -42,6 +42,9 @@ class Question:
     # A definition question's term as written ("adequate security", "BYOD"),
     # for finding the entry that defines it; "" for other kinds.
     term: str = ""
+    # Names holding a digit that may name a document ("revision 1", "rfc 7230",
+    # "sp 800-46 revision 2"), case-folded.
+    names: tuple[str, ...] = ()
 
 
 _ARTICLE = r"(?:(?:a|an|the)\s+)?"
@@ -149,6 +152,10 @@ _TEMPLATE = frozenset(content_stems("mean meaning meant define definition stand 
 def parse_question(text: str) -> Question:
     """The question's kind and focus, read from its wording alone."""
     q = " ".join(text.split())
+    return replace(_parse(q), names=_digit_names(q))
+
+
+def _parse(q: str) -> Question:
     stems = tuple(s for s in content_stems(q) if s not in _TEMPLATE)
     if _NUMBER.search(q) and not _OUTCOME.match(q):
         expects = next((name for name, pattern in _EXPECTS if pattern.search(q)), None)
@@ -197,6 +204,24 @@ def _named_thing(q: str) -> tuple[str, ...]:
             best = run
         run = []
     return tuple(content_stems(" ".join(best)))
+
+
+def _digit_names(q: str) -> tuple[str, ...]:
+    """Runs of name tokens after the first word that hold a digit ("Revision 1", "RFC 7230").
+
+    A lone number ("408") names a status code or a section, not a document.
+    """
+    words = [w.strip("?.!,;:()\"'") for w in q.split()[1:]]
+    names: list[str] = []
+    run: list[str] = []
+    for w in [*words, ""]:
+        if w and _NAME_TOKEN.match(w):
+            run.append(w)
+            continue
+        if any(ch.isdigit() for t in run for ch in t) and (len(run) > 1 or not run[0].isdigit()):
+            names.append(" ".join(run).casefold())
+        run = []
+    return tuple(names)
 
 
 def _is_term(x: str) -> bool:

@@ -173,8 +173,6 @@ _ANAPHORA = re.compile(r"(?:These|This|Those|Such)\s+([a-z]\w+)\b")
 _CLAIMABLE = frozenset({Role.STATEMENT, Role.ITEM, Role.FOOTNOTE})
 # A body this short says nothing without the heading above it.
 _SHORT_BODY = 5
-# A word of a document's name: capitalised, or holding a digit ("RFC", "7230", "800-46").
-_NAME_TOKEN = re.compile(r"^(?:[A-Z][\w/.-]*|[\w/.-]*\d[\w/.-]*)$")
 
 
 def candidates(
@@ -245,25 +243,13 @@ def candidates(
 def _named_documents(question: Question, passages: Sequence[Passage]) -> frozenset[int]:
     """The passages whose document title the question names ("Revision 1", "RFC 7230").
 
-    A name is a run of capitalised or digit-bearing words holding a digit;
-    it names a document when its title holds it as whole words. Empty when
-    the question names no document among the passages'.
+    A name (``Question.names``) names a document when its title holds it as
+    whole words. Empty when the question names no document among the passages'.
     """
-    words = [w.strip("?.!,;:()\"'") for w in question.text.split()[1:]]
-    runs: list[list[str]] = []
-    current: list[str] = []
-    for w in [*words, ""]:
-        if w and _NAME_TOKEN.match(w):
-            current.append(w)
-            continue
-        if any(any(ch.isdigit() for ch in t) for t in current):
-            runs.append(current)
-        current = []
-    names = [" ".join(r).casefold() for r in runs if len(r) > 1 or not r[0].isdigit()]
     found: set[int] = set()
     for p in passages:
         title = " ".join(p.title.casefold().split())
-        if any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", title) for n in names):
+        if any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", title) for n in question.names):
             found.add(p.number)
     return frozenset(found)
 
