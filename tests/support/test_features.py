@@ -119,3 +119,13 @@ def test_entity_terms_are_capitalised_content_words() -> None:
         "justin",
         "bieber",
     }
+
+
+def test_negated_terms_are_the_words_a_cue_governs() -> None:
+    assert f.negated_terms("Refunds are not issued for the term.") == {"issu", "term"}
+    assert f.negated_terms("It isn't linked to cancer, nor to diabetes.") == {
+        "link",
+        "cancer",
+        "diabet",
+    }
+    assert f.negated_terms("Refunds are issued for the term.") == frozenset()

@@ -205,3 +205,14 @@ def test_the_number_veto_needs_a_number_stated_nowhere() -> None:
     elsewhere = checker.features("The band released 12 albums.", [passage(text)])
     assert elsewhere[FEATURES.index("num_conflict")] == 1.0
     assert elsewhere[FEATURES.index("num_absent")] == 0.0
+
+
+def test_a_claim_negating_what_its_evidence_affirms_is_rejected() -> None:
+    # The evidence has a "not" of its own, so the sentence-wide cue agrees; the
+    # words the claim's "not" governs are stated there without one.
+    text = "The drug is linked to lower blood pressure, but not to weight loss."
+    checker = HeuristicSupportChecker()
+    wrong = checker.check("The drug is not linked to lower blood pressure.", [passage(text)])
+    assert wrong.verdict is SupportVerdict.UNSUPPORTED
+    right = checker.check("The drug is not linked to weight loss.", [passage(text)])
+    assert right.verdict is not SupportVerdict.UNSUPPORTED

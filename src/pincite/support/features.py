@@ -38,6 +38,7 @@ __all__ = [
     "idf_weights",
     "missing_numbers",
     "negated",
+    "negated_terms",
     "number_matches",
     "numbers",
     "polarity_conflict",
@@ -194,6 +195,37 @@ def coverage(
 def negated(text: str) -> bool:
     """True when ``text`` carries a negation cue (not, no, never, n't, without, fail to ...)."""
     return _NEGATION.search(text) is not None
+
+
+_NEGATION_WORDS = _wordset(
+    "not no never none nobody nothing neither nor cannot without lack lacks lacked lacking"
+)
+
+
+def negated_terms(text: str) -> frozenset[str]:
+    """Stems a negation cue governs: the first two content words within four words after it.
+
+    "Refunds are not issued for the term" -> {"issu", "term"}. A sentence-wide
+    ``negated`` cannot tell a claim that negates what its evidence affirms
+    when the evidence is negated elsewhere ("X is not linked to Y" against "X
+    is linked to Y, not to Z"); these stems can.
+    """
+    tokens = [_strip_clitic(w) for w in words(text)]
+    out: set[str] = set()
+    for i, word in enumerate(tokens):
+        if word not in _NEGATION_WORDS:
+            continue
+        taken = 0
+        for other in tokens[i + 1 : i + 5]:
+            if other in _NEGATION_WORDS:
+                break
+            if other in STOPWORDS or other in _NUMBER_WORDS or len(other) < 2:
+                continue
+            out.add(stem(other))
+            taken += 1
+            if taken == 2:
+                break
+    return frozenset(out)
 
 
 def polarity_conflict(claim: Collection[str], evidence: Collection[str]) -> bool:

@@ -52,7 +52,7 @@ FEATURES = (
     "antonym",  # cov_best when the best window says the opposite of a claim word
     "disorder",  # 1 - share of shared word pairs in the same order as in the best window
     "cos_x_cov",  # cosine * cov_best: a paraphrase is close in meaning with few shared words
-    "neg_claim",  # cov_best when the claim is negated and the best window is not
+    "neg_claim",  # cov_best when the claim negates what the best window states un-negated
     "num_absent",  # 1 when a claim number is stated in no cited sentence at all (any unit)
     "counterpart",  # cov_best when the swapped actor is the other party ("customers" / "vendor")
 )
@@ -72,6 +72,7 @@ class Sentence:
     numbers: frozenset[f.Quantity]
     negated: bool
     stems: tuple[str, ...]
+    negated_terms: frozenset[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +89,7 @@ class Analysis:
     claim_numbers: frozenset[f.Quantity]
     claim_entities: frozenset[str]
     claim_negated: bool
+    claim_negated_terms: frozenset[str]
     claim_stems: tuple[str, ...]
     weights: dict[str, float]
     sentences: tuple[Sentence, ...]
@@ -109,7 +111,10 @@ class Analysis:
 @lru_cache(maxsize=512)
 def _passage_sentences(
     text: str,
-) -> tuple[tuple[int, int, frozenset[str], frozenset[f.Quantity], bool, tuple[str, ...]], ...]:
+) -> tuple[
+    tuple[int, int, frozenset[str], frozenset[f.Quantity], bool, tuple[str, ...], frozenset[str]],
+    ...,
+]:
     out = []
     for start, end in sentence_spans(text):
         sentence = text[start:end]
@@ -121,6 +126,7 @@ def _passage_sentences(
                 frozenset(f.quantities(sentence)),
                 f.negated(sentence),
                 tuple(cues.stems(sentence)),
+                f.negated_terms(sentence),
             )
         )
     return tuple(out)
@@ -135,9 +141,9 @@ def clear_caches() -> None:
 def analyse(claim: str, passages: Sequence[str]) -> Analysis:
     """Split ``passages`` into sentences and weigh the claim's terms by their IDF over them."""
     sentences = tuple(
-        Sentence(p, start, end, terms, nums, neg, stems)
+        Sentence(p, start, end, terms, nums, neg, stems, negs)
         for p, text in enumerate(passages)
-        for start, end, terms, nums, neg, stems in _passage_sentences(text)
+        for start, end, terms, nums, neg, stems, negs in _passage_sentences(text)
     )
     claim_terms = frozenset(f.content_terms(claim))
     weights = f.idf_weights((s.terms for s in sentences), claim_terms)
@@ -146,6 +152,7 @@ def analyse(claim: str, passages: Sequence[str]) -> Analysis:
         claim_numbers=frozenset(f.quantities(claim, bare_scaled=False)),
         claim_entities=frozenset(f.entity_terms(claim)) & claim_terms,
         claim_negated=f.negated(claim),
+        claim_negated_terms=f.negated_terms(claim),
         claim_stems=tuple(cues.stems(claim)),
         weights=weights,
         sentences=sentences,
@@ -295,10 +302,28 @@ def feature_vector(
         best.coverage * cues.antonym_conflict(claim_seq, best_seq),
         1.0 - cues.order_agreement(claim_seq, best_seq),
         cosine * best.coverage,
-        best.coverage if analysis.claim_negated and not best_negated else 0.0,
+        best.coverage if _negates(analysis, best, best_terms, best_negated) else 0.0,
         1.0 if missing and _absent(analysis, pool) else 0.0,
         best.coverage * cues.counterpart_conflict(claim_seq, best_seq, pool_terms),
     ]
+
+
+def _negates(analysis: Analysis, best: Window, best_terms: set[str], best_negated: bool) -> bool:
+    """True when the claim negates what its best window says without negation.
+
+    Either the claim has a negation cue and the window none, or the words the
+    claim negates are in the window and none is negated there ("is not linked
+    to Y" against "is linked to Y, but not to Z"; not against "is linked to
+    Y, but not to Z" for "is not linked to Z").
+    """
+    if analysis.claim_negated and not best_negated:
+        return True
+    window_negated: set[str] = set()
+    for i in best.sentences:
+        window_negated |= analysis.sentences[i].negated_terms
+    shared = analysis.claim_negated_terms & best_terms
+    # Any of them negated there too: the window negates the same thing, in its own words.
+    return bool(shared) and not shared & window_negated
 
 
 def _absent(analysis: Analysis, pool: Sequence[int]) -> bool:
