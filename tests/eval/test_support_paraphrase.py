@@ -67,25 +67,34 @@ def test_rewrites_label_meaning_keeping_rules_supported_and_are_deterministic() 
     assert r.rewrites(claim, 0, supported=False) == []
 
 
-def _example(source: str, label: SupportVerdict) -> SupportExample:
-    return SupportExample(source, "c", (_passage("t", source, 0, "text"),), label, source=source)
+def _example(claim_id: str, rule: str, label: SupportVerdict) -> SupportExample:
+    # Ids as paraphrase_set makes them: "<dataset>:<id>" and "<dataset>:<id>:<rule>".
+    example_id = f"x:{claim_id}" if rule == "original" else f"x:{claim_id}:{rule}"
+    passage = (_passage("t", claim_id, 0, "text"),)
+    return SupportExample(example_id, "c", passage, label, source=f"x:{rule}")
 
 
 def test_paraphrase_report_counts_the_default_policy() -> None:
     examples = [
-        _example("x:original", SupportVerdict.SUPPORTED),
-        _example("x:synonym", SupportVerdict.SUPPORTED),
-        _example("x:hedge", SupportVerdict.SUPPORTED),
-        _example("x:negate", SupportVerdict.UNSUPPORTED),
-        _example("x:antonym", SupportVerdict.UNSUPPORTED),
+        _example("1", "original", SupportVerdict.SUPPORTED),
+        _example("1", "synonym", SupportVerdict.SUPPORTED),
+        _example("1", "hedge", SupportVerdict.SUPPORTED),
+        _example("1", "negate", SupportVerdict.UNSUPPORTED),
+        _example("1", "antonym", SupportVerdict.UNSUPPORTED),
+        _example("2", "original", SupportVerdict.SUPPORTED),
+        _example("2", "trim", SupportVerdict.SUPPORTED),
     ]
     verdicts = ["unsupported", "unsupported", "partial", "partial", "unsupported"]
+    verdicts += ["supported", "unsupported"]
     results = [SupportResult(SupportVerdict(v), 0.5) for v in verdicts]
     report = paraphrase_report(None, examples, results)  # type: ignore[arg-type]
-    assert report["supported_n"] == 2 and report["unsupported_n"] == 2  # originals apart
-    assert report["supported_rejected"] == 0.5
+    assert report["supported_n"] == 3 and report["unsupported_n"] == 2  # originals apart
+    assert report["supported_rejected"] == 2 / 3
     assert report["unsupported_accepted"] == 0.5
     assert report["by_rule"]["negate"]["partial"] == 1.0
+    assert report["originals_rejected"] == 0.5
+    # Only claim 2 stands as written; of its one supported rewrite, one is rejected.
+    assert report["supported_rejected_original_kept"] == 1.0
 
 
 def test_an_unknown_kind_is_a_configuration_error(tmp_path: Path) -> None:

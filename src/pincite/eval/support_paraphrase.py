@@ -152,6 +152,10 @@ def paraphrase_report(
     ``unsupported_accepted``: share of meaning-breaking rewrites *not* given it
     (the answer would stand; ``unsupported_called_supported`` counts those
     given ``supported`` outright). ``by_rule`` has the same per rule.
+    ``originals_rejected`` is the share of source claims (people judged them
+    supported) given ``unsupported``, and ``supported_rejected_original_kept``
+    the share of meaning-keeping rewrites rejected among those whose source
+    claim is not: what the rewording itself costs.
     """
     if results is None:
         results = score_examples(checker, examples)
@@ -162,12 +166,21 @@ def paraphrase_report(
         counts[(rule, result.verdict.value)] += 1
     report: dict[str, Any] = {"by_rule": {}}
     kept, broke = Counter[str](), Counter[str]()
+    rejected = SupportVerdict.UNSUPPORTED
+    original = {
+        e.id: r.verdict is rejected
+        for e, r in zip(examples, results, strict=True)
+        if e.source.endswith(":original")
+    }
     for example, result in zip(examples, results, strict=True):
         if example.source.endswith(":original"):
             continue
         tally = kept if example.label is SupportVerdict.SUPPORTED else broke
         tally["n"] += 1
         tally[result.verdict.value] += 1
+        if tally is kept and not original.get(example.id.rsplit(":", 1)[0], False):
+            kept["n_original_kept"] += 1
+            kept["rejected_original_kept"] += result.verdict is rejected
     for rule in sorted({r for r, _ in counts}):
         n = counts[(rule, "n")]
         report["by_rule"][rule] = {v.value: counts[(rule, v.value)] / n for v in SupportVerdict}
@@ -177,6 +190,11 @@ def paraphrase_report(
     report["supported_rejected"] = kept["unsupported"] / kept["n"] if kept["n"] else 0.0
     report["unsupported_accepted"] = 1 - broke["unsupported"] / broke["n"] if broke["n"] else 0.0
     report["unsupported_called_supported"] = broke["supported"] / broke["n"] if broke["n"] else 0.0
+    report["originals_rejected"] = sum(original.values()) / len(original) if original else 0.0
+    n_kept = kept["n_original_kept"]
+    report["supported_rejected_original_kept"] = (
+        kept["rejected_original_kept"] / n_kept if n_kept else 0.0
+    )
     return report
 
 
@@ -203,7 +221,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{report['unsupported_n']} unsupported; default policy rejects "
         f"{report['supported_rejected']:.1%} of supported, accepts "
         f"{report['unsupported_accepted']:.1%} of unsupported "
-        f"({report['unsupported_called_supported']:.1%} called supported)"
+        f"({report['unsupported_called_supported']:.1%} called supported); "
+        f"source claims rejected {report['originals_rejected']:.1%}, supported rewrites "
+        f"of the others rejected {report['supported_rejected_original_kept']:.1%}"
     )
     for rule, row in report["by_rule"].items():
         print(
