@@ -216,7 +216,7 @@ def test_a_condition_question_names_its_subject() -> None:
     q = parse_question("When does a server respond with 304 Not Modified?")
     assert q.kind is QuestionKind.CONDITION
     assert q.focus == ("304", "modif")
-    assert parse_question("When is the potential impact MODERATE?").focus == ("moderate",)
+    assert parse_question("When is the potential impact MODERATE?").focus == ("moderat",)
     assert parse_question("When is the potential impact of a breach low?").focus == ()
 
 

@@ -63,7 +63,7 @@ class ExtractiveConfig:
     # Without an embedder the score is idf-weighted coverage alone, on another
     # scale; its threshold comes from the same sweep run with `--embedder none`.
     #   pincite eval answers ../shared/data/squad2_dev --embedder none --calibrate
-    threshold_lexical: float = 0.52
+    threshold_lexical: float = 0.54
     # Every passage `pincite ask` shows (-k 6): the sixth is often the entry itself.
     max_passages: int = 6
     max_claims: int = 2

@@ -30,10 +30,17 @@ _SUFFIXES = (
 
 
 def stem(word: str) -> str:
-    """A light suffix stripper: enough to match 'encrypted' with 'encryption'."""
+    """A light suffix stripper: enough to match 'encrypted' with 'encryption'.
+
+    A final 'e' goes too, so 'device' meets 'devices' and 'value' 'values'
+    (stripping 'es' leaves 'devic' and 'valu').
+    """
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
+            word = word[: -len(suffix)]
+            break
+    if word.endswith("e") and len(word) > 3:
+        word = word[:-1]
     return word
 
 
