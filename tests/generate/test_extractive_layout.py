@@ -128,3 +128,17 @@ def test_a_definition_focus_drops_the_document_it_is_asked_about() -> None:
     q = parse_question("Who is the approving authority for FIPS 200?")
     assert q.kind is QuestionKind.DEFINITION and q.focus == ("approv", "authority")
     assert "200" in q.stems
+
+
+def test_singular_and_plural_stem_alike() -> None:
+    from pincite.generate.words import stem
+
+    for singular, plural in [
+        ("device", "devices"),
+        ("value", "values"),
+        ("response", "responses"),
+        ("code", "codes"),
+        ("header", "headers"),
+        ("day", "days"),
+    ]:
+        assert stem(singular) == stem(plural), (singular, plural)
