@@ -90,3 +90,8 @@ def test_reference_markers_are_not_quantities() -> None:
     assert q.quantities("Organisation is key [3].", bare_scaled=False) == set()
     assert q.quantities("as shown [1, 4] within 5 days [2-3]") == {(5.0, "day")}
     assert q.quantities("a list of [10 items]") == {(10.0, "")}  # a number in words is kept
+
+
+def test_a_hyphenated_unit_is_read() -> None:
+    assert q.quantities("a 20-year-old singer") == {(20.0, "year")}
+    assert q.missing_numbers({(660.0, "month")}, q.quantities("a 55-year-old man")) == []

@@ -94,8 +94,9 @@ _UNIT_OF = {w: unit for unit, (_, _, spellings) in _UNITS.items() for w in spell
 _CURRENCY_SIGN = {"$": "dollar", "us$": "dollar", "€": "euro", "£": "sterling", "¥": "yen"}
 # Words that may sit between a number and its unit without changing it.
 _UNIT_MODIFIERS = "business working calendar full consecutive straight whole more additional"
+# The unit word after a number, also hyphenated ("a 20-year-old", "a 30-day notice").
 _NEXT_WORD = re.compile(
-    rf"\s*(?:(?:{'|'.join(_UNIT_MODIFIERS.split())})\s+)?([^\W\d_]+)", re.IGNORECASE
+    rf"(?:-|\s*)(?:(?:{'|'.join(_UNIT_MODIFIERS.split())})\s+)?([^\W\d_]+)", re.IGNORECASE
 )
 _CURRENCY_BEFORE = re.compile(r"(?:(US\$|[$€£¥])|\b(USD|EUR|GBP|JPY)\s?)\s?$", re.IGNORECASE)
 
