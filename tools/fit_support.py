@@ -27,7 +27,12 @@ from pincite.embed.base import Embedder
 from pincite.eval.support import SupportExample
 from pincite.support.base import SupportVerdict, Thresholds
 from pincite.support.heuristic import HeuristicSupportChecker, LogisticWeights
-from pincite.support.metrics import REJECT_PRECISION, tune_thresholds
+from pincite.support.metrics import (
+    FLAG_RECALL,
+    REJECT_PRECISION,
+    flag_recall_cut,
+    tune_thresholds,
+)
 from pincite.support.scoring import FEATURES
 
 __all__ = [
@@ -184,12 +189,15 @@ def fit_default_weights(
 
     Features are extracted once with ``embedder``. The head is fitted on the
     dev rows (weight 1) and the rule-made rewrites (weight ``GENERATED_WEIGHT``
-    each), then calibrated and thresholded on the dev rows alone. The
+    each), then calibrated and thresholded on the dev rows alone: ``partial``
+    for ``REJECT_PRECISION``, ``supported`` for dev macro-F1, raised where
+    needed until it flags ``FLAG_RECALL`` of the WiCE dev claims not fully
+    supported. The
     lexical-only set is fitted on the same rows with the embedding columns
     zeroed, so their weights are 0.
     """
     checker = HeuristicSupportChecker(embedder)
-    x, y, labels, _ = dev_features(data_dir, checker)
+    x, y, labels, sources = dev_features(data_dir, checker)
     gx, gy = generated_features(data_dir, checker)
     fixed = {FEATURES.index(name): value for name, value in PRIORS.items()}
     weight = [1.0] * len(x) + [GENERATED_WEIGHT] * len(gx)
@@ -204,7 +212,11 @@ def fit_default_weights(
         )
         weights = calibrate(head, rows, y)
         scores = [weights.score(row) for row in rows]
-        thresholds = tune_thresholds(scores, labels, reject_precision=REJECT_PRECISION)
+        tuned = tune_thresholds(scores, labels, reject_precision=REJECT_PRECISION)
+        wice = [(score, not ok) for score, ok, src in zip(scores, y, sources, strict=True)
+                if src == "wice"]  # fmt: skip
+        flag = flag_recall_cut([s for s, _ in wice], [p for _, p in wice], FLAG_RECALL)
+        thresholds = Thresholds(tuned.partial, max(tuned.supported, flag))
         fitted[name] = (weights, thresholds)
     return fitted
 

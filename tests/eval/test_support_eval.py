@@ -252,3 +252,13 @@ def test_attributionbench_thresholds_come_from_its_dev_file(tmp_path: Path) -> N
 
 def _label(name: str) -> SupportVerdict:
     return {"supported": S, "partially_supported": P, "not_supported": U}[name]
+
+
+def test_flag_recall_cut_is_the_lowest_cut_reaching_the_recall() -> None:
+    from pincite.support.metrics import flag_recall_cut
+
+    scores = [0.1, 0.2, 0.3, 0.4, 0.6, 0.8]
+    positive = [True, True, False, True, True, False]
+    assert flag_recall_cut(scores, positive, 0.75) == pytest.approx(0.5)  # 3 of 4 below 0.5
+    assert flag_recall_cut(scores, positive, 1.0) == pytest.approx(0.7)
+    assert flag_recall_cut(scores, [False] * 6, 0.9) == 0.0

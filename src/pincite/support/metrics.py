@@ -12,7 +12,15 @@ from typing import Any
 
 from pincite.support.base import SupportVerdict, Thresholds
 
-__all__ = ["REJECT_PRECISION", "classification", "detection", "roc_auc", "tune_thresholds"]
+__all__ = [
+    "FLAG_RECALL",
+    "REJECT_PRECISION",
+    "classification",
+    "detection",
+    "flag_recall_cut",
+    "roc_auc",
+    "tune_thresholds",
+]
 
 #: The shipped ``partial`` thresholds, and ``run_support_eval``'s, are the
 #: highest score below which at least this share of dev claims are in fact not
@@ -21,6 +29,11 @@ __all__ = ["REJECT_PRECISION", "classification", "detection", "roc_auc", "tune_t
 #: 0.85 the rule-made training rewrites traded 1.5 points more supported ones
 #: rejected for 4 points fewer unsupported ones accepted).
 REJECT_PRECISION = 0.90
+
+#: The shipped ``supported`` thresholds flag (call partial or worse) at least
+#: this share of WiCE dev claims that are not fully supported: issue 19's
+#: operating point (not-supported recall 0.90 at precision >= 0.70).
+FLAG_RECALL = 0.90
 
 
 def _f1(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
@@ -129,3 +142,23 @@ def _precise_cut(scores: Sequence[float], positive: Sequence[bool], precision: f
         if following > score and hits / (k + 1) >= precision:
             best = (score + following) / 2
     return best
+
+
+def flag_recall_cut(scores: Sequence[float], positive: Sequence[bool], recall: float) -> float:
+    """The lowest midpoint ``t`` where ``score < t`` finds at least ``recall`` of ``positive``.
+
+    1.0 when no cut reaches it (every score flagged); 0.0 for no positives.
+    """
+    if len(scores) != len(positive):
+        raise ValueError("flag_recall_cut needs one label per score")
+    total = sum(positive)
+    if not total:
+        return 0.0
+    ranked = sorted(zip(scores, positive, strict=True))
+    hits = 0
+    for k, (score, is_positive) in enumerate(ranked):
+        hits += is_positive
+        following = ranked[k + 1][0] if k + 1 < len(ranked) else 1.0
+        if following > score and hits / total >= recall:
+            return (score + following) / 2
+    return 1.0
