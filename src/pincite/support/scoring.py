@@ -124,9 +124,10 @@ def _passage_sentences(
                 end,
                 frozenset(f.content_terms(sentence)),
                 frozenset(f.quantities(sentence)),
-                f.negated(sentence),
+                negated := f.negated(sentence),
                 tuple(cues.stems(sentence)),
-                f.negated_terms(sentence),
+                # Every cue negated_terms reads is one ``negated`` sees: skip the rest.
+                f.negated_terms(sentence) if negated else frozenset(),
             )
         )
     return tuple(out)
