@@ -14,7 +14,9 @@ supported
   - ``restate_number``: a quantity in other words or units: "12 months" ->
     "one year", "30 days" -> "a month", "24 hours" -> "one day", "50%" ->
     "half", "3 weeks" -> "21 days", small counts in words ("7" -> "seven") and
-    back, "2 million" -> "2,000,000".
+    back, "2 million" -> "2,000,000". A digit inside a name or code
+    ("OCT3/4", "SHP-2"), a decimal ("2.4") or a reference marker ("[4]") is
+    left alone.
   - ``synonym``: a common verb, adjective or connective swapped for a synonym
     (``_SYNONYMS``: "shows" -> "demonstrates", "about" -> "approximately").
   - ``trim``: a trailing clause dropped (after ", which", ", and", "; "): the
@@ -25,7 +27,7 @@ unsupported
   - ``negate``: "not" after the first auxiliary ("is" -> "is not"), or a
     "never"/"always" swap.
   - ``change_number``: a number moved (x2, +3 when small) or its unit changed
-    (days -> weeks).
+    (days -> weeks); never a reference marker ("[4]" -> "[7]" says the same).
   - ``antonym``: a directional or scope word reversed (``_ANTONYMS``:
     "increased" -> "decreased", "before" -> "after", "only" -> "all").
   - ``swap_actor``: the claim's leading words (its subject) replaced by the
