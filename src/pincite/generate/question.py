@@ -186,6 +186,19 @@ def _parse(q: str) -> Question:
 _NAME_TOKEN = re.compile(r"^(?:[A-Z][\w/.-]*|[\w/.-]*\d[\w/.-]*)$")
 
 
+def _name_runs(q: str) -> list[list[str]]:
+    """The runs of name tokens after the question's first word, in order."""
+    runs: list[list[str]] = []
+    run: list[str] = []
+    for w in [w.strip("?.!,;:()\"'") for w in q.split()[1:]]:
+        if w and _NAME_TOKEN.match(w):
+            run.append(w)
+        elif run:
+            runs.append(run)
+            run = []
+    return [*runs, run] if run else runs
+
+
 def _named_thing(q: str) -> tuple[str, ...]:
     """The longest run of name tokens after the question's first word, as stems.
 
@@ -193,16 +206,7 @@ def _named_thing(q: str) -> tuple[str, ...]:
     Modified", the title of the section that answers it. Empty when the
     question names nothing.
     """
-    words = [w.strip("?.!,;:()\"'") for w in q.split()[1:]]
-    best: list[str] = []
-    run: list[str] = []
-    for w in [*words, ""]:
-        if w and _NAME_TOKEN.match(w):
-            run.append(w)
-            continue
-        if len(run) > len(best):
-            best = run
-        run = []
+    best = max(_name_runs(q), key=len, default=[])
     return tuple(content_stems(" ".join(best)))
 
 
@@ -211,17 +215,11 @@ def _digit_names(q: str) -> tuple[str, ...]:
 
     A lone number ("408") names a status code or a section, not a document.
     """
-    words = [w.strip("?.!,;:()\"'") for w in q.split()[1:]]
-    names: list[str] = []
-    run: list[str] = []
-    for w in [*words, ""]:
-        if w and _NAME_TOKEN.match(w):
-            run.append(w)
-            continue
-        if any(ch.isdigit() for t in run for ch in t) and (len(run) > 1 or not run[0].isdigit()):
-            names.append(" ".join(run).casefold())
-        run = []
-    return tuple(names)
+    return tuple(
+        " ".join(run).casefold()
+        for run in _name_runs(q)
+        if any(ch.isdigit() for t in run for ch in t) and (len(run) > 1 or not run[0].isdigit())
+    )
 
 
 def _is_term(x: str) -> bool:
