@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pincite.generate.base import Passage
+from pincite.generate.cues import kind_cue
 from pincite.generate.layout import Role, Unit, layout
 from pincite.generate.lists import run
 from pincite.generate.pool import Piece, Pool, adjacent, ends_sentence
@@ -99,74 +100,12 @@ _CONDITIONAL_START = re.compile(r"\s*(?:if|when|unless|whether|although|because|
 # A term may carry a few words around it ("Many people telework (also known
 # as telecommuting), which is ..."), not a clause ("One of the examples of X is").
 _TERM_EXTRA_WORDS = 3
-_NUMBERISH = re.compile(
-    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|hundred|thousand|million|"
-    r"limit|maximum|minimum|at\s+least|at\s+most|no\s+more\s+than|unbounded|any\s+length)\b",
-    re.I,
-)
-_CONDITIONAL = re.compile(
-    r"\b(?:if|when|whenever|unless|only|provided|until|before|after|in\s+case)\b", re.I
-)
-_PROCEDURAL = re.compile(r"\b(?:MUST|SHOULD|SHALL|must|should|shall|first|then|step|by\s+\w+ing)\b")
-# The same cues as ``_NUMBERISH``, one whole token at a time so each can be
-# compared with the question's own words.
-_NUMBER_CUE = re.compile(
-    r"\d+(?:[.,]\d+)*|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|hundred|thousand|"
-    r"million|limit|maximum|minimum|at\s+least|at\s+most|no\s+more\s+than|unbounded|"
-    r"any\s+length)\b",
-    re.I,
-)
 # Kinds whose focus is the name the question holds (see ``parse_question``).
 _NAMING_KINDS = frozenset(
     {QuestionKind.CONDITION, QuestionKind.PROCEDURE, QuestionKind.REASON, QuestionKind.OTHER}
 )
 _FOOTNOTE_NUMBER = re.compile(r"\d{1,2}\s+")
 _WORD = re.compile(r"\w+")
-# "GET, HEAD, PUT and DELETE": a list given inline, in one sentence.
-_ENUMERATION = re.compile(
-    r"\b[\w/-]+,\s+[\w/-]+(?:,\s+[\w/-]+)*,?\s+(?:and|or)\s+\w"
-    # "chief information officers, senior agency officials, ..., and information owners"
-    r"|(?:,(?:[^,.;:]|\.(?!\s+[A-Z]|\s*$)){2,80}){2,},\s*(?:and|or)\s+\w"
-)
-_CAUSAL = re.compile(
-    r"\b(?:because|since|so\s+that|in\s+order\s+to|due\s+to|reflecting|as\s+a\s+result|"
-    r"therefore|thus|hence|the\s+reason|to\s+(?:ensure|prevent|avoid|allow|protect))\b",
-    re.I,
-)
-_NUMBER_WORD = (
-    r"(?:\d+(?:[.,]\d+)*|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
-    r"fifteen|twenty|thirty|forty|sixty|ninety|hundred|several|few)"
-)
-# What a number question's expected quantity looks like in a sentence (``Question.expects``).
-_TYPED = {
-    "duration": re.compile(
-        rf"\b{_NUMBER_WORD}[\s-]+(?:\w+[\s-]+)?(?:seconds?|minutes?|hours?|days?|weeks?|months?|"
-        r"years?|decades?)\b|\b(?:annually|yearly|monthly|weekly|daily|hourly|quarterly|"
-        r"biennially|immediately|indefinitely)\b",
-        re.I,
-    ),
-    "date": re.compile(
-        r"\b(?:January|February|March|April|May|June|July|August|September|October|November|"
-        r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?\s+(?:\d{1,2},?\s+)?"
-        r"(?:19|20)\d\d\b|\b\d{1,2}\s+(?:January|February|March|April|May|June|July|August|"
-        r"September|October|November|December)\s+(?:19|20)\d\d\b|\b\d{1,4}[/-]\d{1,2}[/-]\d{1,4}\b",
-    ),
-    "money": re.compile(
-        r"[$€£¥]\s?\d|\b\d[\d,.]*\s*(?:dollars|euros|pounds|USD|EUR|GBP|cents)\b", re.I
-    ),
-    "percent": re.compile(r"\d\s*%|\bpercent\b|\b(?:half|third|quarter)\b", re.I),
-}
-_OUTCOME = re.compile(r"what\s+happens\s+(?:if|when|after|once)\b", re.I)
-_OPENS_WITH_CONDITION = re.compile(
-    r"\s*(?:[-−•]\s*)?(?:if|when|whenever|once|upon|unless|in\s+case|after)\b", re.I
-)
-_CUES = {
-    QuestionKind.REASON: _CAUSAL,
-    QuestionKind.LIST: _ENUMERATION,
-    QuestionKind.NUMBER: _NUMBERISH,
-    QuestionKind.CONDITION: _CONDITIONAL,
-    QuestionKind.PROCEDURE: _PROCEDURAL,
-}
 # A sentence that opens by pointing back ("These methods", "This property") says
 # nothing alone when the sentence before names what it points at.
 _ANAPHORA = re.compile(r"(?:These|This|Those|Such)\s+([a-z]\w+)\b")
@@ -227,7 +166,7 @@ def candidates(
             base = w * coverage + (1 - w) * float(cos[j])
         else:
             base = coverage
-        cue = 1.0 if _cue(question, text, asked) else 0.0
+        cue = 1.0 if kind_cue(question, text, asked) else 0.0
         score = base + scoring.definition_bonus * definition + scoring.cue_bonus * cue
         if question.expects is not None and not cue:
             score -= scoring.type_penalty
@@ -305,28 +244,6 @@ def _pieces(
                 pieces.append((nxt_p, follow[0].start, follow[0].end))
     scored = tuple(pieces) if defined == end else ((p, start, defined),)
     return tuple(pieces), scored
-
-
-def _cue(question: Question, text: str, asked: set[str]) -> bool:
-    """True when ``text`` carries what the question's kind asks for.
-
-    A number the question itself names ("after a 503 response") is what it
-    is about, not its answer, so it is no cue; a question that asks for a
-    duration, a date or an amount is answered only by one.
-    """
-    kind = question.kind
-    cue_re = _CUES.get(kind)
-    if cue_re is None:
-        return False
-    if kind is QuestionKind.CONDITION and _OUTCOME.match(question.text):
-        # "What happens when ...?": the sentence that opens with a condition
-        # and goes on to its consequence, not one that mentions "when" in passing.
-        return _OPENS_WITH_CONDITION.match(text) is not None
-    if kind is not QuestionKind.NUMBER:
-        return cue_re.search(text) is not None
-    if question.expects is not None:
-        return _TYPED[question.expects].search(text) is not None
-    return any(m.group().casefold() not in asked for m in _NUMBER_CUE.finditer(text))
 
 
 def _definition(
