@@ -1,7 +1,7 @@
 """Fit the heuristic support checker's logistic weights and thresholds (dev splits only).
 
 A developer tool, not part of the package: it prints the constants that
-``pincite/support/heuristic.py`` ships, and checks that they still come out of
+``pincite/support/heuristic.py`` and ``baseline.py`` ship, and checks that they still come out of
 the shipped code and data. Run from the repository root::
 
     .venv/bin/python tools/fit_support.py ../shared/data          # print the constants
@@ -260,7 +260,7 @@ def threshold_drift(
 
 def baseline_thresholds(data_dir: Path) -> Thresholds:
     """``BASELINE_THRESHOLDS``: the lexical-overlap baseline tuned on the same dev splits."""
-    from pincite.support.heuristic import LexicalOverlapChecker
+    from pincite.support.baseline import LexicalOverlapChecker
 
     examples = _dev_examples(data_dir)
     baseline = LexicalOverlapChecker()
@@ -280,7 +280,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="exit 1 unless the refit lands within TOLERANCE of the shipped constants",
     )
     args = parser.parse_args(argv)
-    from pincite.support.heuristic import BASELINE_THRESHOLDS, default_support_checker
+    from pincite.support.baseline import BASELINE_THRESHOLDS
+    from pincite.support.heuristic import default_support_checker
 
     embedder = default_support_checker().embedder  # the quantised model
     if embedder is None:

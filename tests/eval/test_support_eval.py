@@ -18,7 +18,7 @@ from pincite.eval.support import (
     tune_thresholds,
 )
 from pincite.support.base import SupportPassage, SupportResult, SupportVerdict, Thresholds
-from pincite.support.heuristic import LexicalOverlapChecker
+from pincite.support.baseline import LexicalOverlapChecker
 
 S, P, U = SupportVerdict.SUPPORTED, SupportVerdict.PARTIAL, SupportVerdict.UNSUPPORTED
 

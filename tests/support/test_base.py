@@ -12,7 +12,8 @@ from pincite.support.base import (
     SupportVerdict,
     Thresholds,
 )
-from pincite.support.heuristic import HeuristicSupportChecker, LexicalOverlapChecker
+from pincite.support.baseline import LexicalOverlapChecker
+from pincite.support.heuristic import HeuristicSupportChecker
 from pincite.support.judge import JudgeSupportChecker
 from pincite.support.nli import NLISupportChecker
 

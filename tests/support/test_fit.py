@@ -14,7 +14,8 @@ import pytest
 from support_fakes import FakeEmbedder
 
 from pincite.support.base import Thresholds
-from pincite.support.heuristic import BASELINE_THRESHOLDS, HeuristicSupportChecker
+from pincite.support.baseline import BASELINE_THRESHOLDS
+from pincite.support.heuristic import HeuristicSupportChecker
 from pincite.support.scoring import FEATURES
 from shared_paths import DATA
 

@@ -4,7 +4,8 @@ from support_fakes import FakeEmbedder, passage
 
 from pincite.ids import SpanRef, decode
 from pincite.support.base import SupportVerdict
-from pincite.support.heuristic import HeuristicSupportChecker, LexicalOverlapChecker
+from pincite.support.baseline import LexicalOverlapChecker
+from pincite.support.heuristic import HeuristicSupportChecker
 from pincite.support.scoring import FEATURES
 
 SONG = (

@@ -352,11 +352,8 @@ _CHECKERS = ("heuristic", "heuristic-lexical", "lexical-overlap")
 
 
 def _make_checker(name: str) -> SupportChecker:
-    from pincite.support.heuristic import (
-        HeuristicSupportChecker,
-        LexicalOverlapChecker,
-        default_support_checker,
-    )
+    from pincite.support.baseline import LexicalOverlapChecker
+    from pincite.support.heuristic import HeuristicSupportChecker, default_support_checker
 
     if name == "heuristic":
         return default_support_checker()

@@ -14,9 +14,9 @@ from pincite.support.base import (
     SupportVerdict,
     Thresholds,
 )
+from pincite.support.baseline import LexicalOverlapChecker
 from pincite.support.heuristic import (
     HeuristicSupportChecker,
-    LexicalOverlapChecker,
     default_support_checker,
     support_checker_for,
 )

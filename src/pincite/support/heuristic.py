@@ -8,8 +8,9 @@ words, and (with an embedder) the cosine of the claim and its closest windows.
 A logistic combination, fitted on dev splits only, turns them into a score in
 [0, 1]; ``Thresholds`` turn the score into a verdict.
 
-``LexicalOverlapChecker`` is the baseline it is measured against: the share of
-the claim's content words found in the single best sentence.
+``LexicalOverlapChecker`` (``support/baseline.py``) is the baseline it is
+measured against: the share of the claim's content words found in the single
+best sentence.
 """
 
 from __future__ import annotations
@@ -42,17 +43,16 @@ from pincite.support.scoring import (
     feature_vector,
     focus,
     greedy_cover,
+    sentence_ids,
     windows,
 )
 
 __all__ = [
-    "BASELINE_THRESHOLDS",
     "THRESHOLDS_LEXICAL",
     "THRESHOLDS_WITH_EMBEDDER",
     "WEIGHTS_LEXICAL",
     "WEIGHTS_WITH_EMBEDDER",
     "HeuristicSupportChecker",
-    "LexicalOverlapChecker",
     "LogisticWeights",
     "default_support_checker",
     "support_checker_for",
@@ -102,8 +102,7 @@ WEIGHTS_LEXICAL = LogisticWeights(
      0.009, -1.033, -0.716, -2.011, -0.010, 0.000, -3.640, -1.226, 0.000),
 )  # fmt: skip
 THRESHOLDS_LEXICAL = Thresholds(partial=0.222, supported=0.522)
-# For LexicalOverlapChecker: tuned the same way on the same dev splits.
-BASELINE_THRESHOLDS = Thresholds(partial=0.078, supported=0.469)
+# BASELINE_THRESHOLDS (support/baseline.py) come out of the same fit.
 
 #: Words of the best sentence the model sees (``scoring.focus``): the run
 #: holding most claim terms. Bounds the model's cost per claim.
@@ -207,14 +206,14 @@ class HeuristicSupportChecker:
                     passages[0].evidence_id,
                     verdict,
                     score,
-                    _sentence_ids(passages, analysis, cover),
+                    sentence_ids(passages, analysis, cover),
                 ),
             )
         shown = cover or (list(best.sentences) if best else [])
         return SupportResult(
             verdict=verdict,
             score=score,
-            sentence_ids=_sentence_ids(passages, analysis, shown),
+            sentence_ids=sentence_ids(passages, analysis, shown),
             per_passage=per_passage,
             reasons=explain(claim, analysis, x, shown),
         )
@@ -281,7 +280,7 @@ class HeuristicSupportChecker:
             evidence_id=passages[p].evidence_id,
             verdict=THRESHOLDS_LEXICAL.verdict(score),
             score=score,
-            sentence_ids=_sentence_ids(passages, analysis, cover),
+            sentence_ids=sentence_ids(passages, analysis, cover),
         )
 
     def _embed(self, texts: list[str]) -> Vectors:
@@ -340,41 +339,6 @@ def _veto(verdict: SupportVerdict, x: list[float]) -> SupportVerdict:
     if values["negation"] and verdict is SupportVerdict.SUPPORTED:
         return SupportVerdict.PARTIAL
     return verdict
-
-
-def _sentence_ids(
-    passages: Sequence[SupportPassage], analysis: Analysis, indexes: Sequence[int]
-) -> tuple[str, ...]:
-    out = []
-    for i in indexes:
-        s = analysis.sentences[i]
-        out.append(passages[s.passage].span_id(s.start, s.end))
-    return tuple(out)
-
-
-class LexicalOverlapChecker:
-    """Baseline: the share of the claim's content words in the single best sentence.
-
-    No weighting, numbers, negation or embeddings; ``sentence_ids`` is that one
-    sentence. Kept to show what the heuristic checker adds.
-    """
-
-    def __init__(self, thresholds: Thresholds = BASELINE_THRESHOLDS) -> None:
-        self.thresholds = thresholds
-
-    def __repr__(self) -> str:
-        return f"LexicalOverlapChecker(thresholds={self.thresholds})"
-
-    def check(self, claim: str, passages: Sequence[SupportPassage]) -> SupportResult:
-        analysis = analyse(claim, [p.text for p in passages])
-        terms = analysis.claim_terms
-        best_i, best = -1, 0.0
-        for i, sentence in enumerate(analysis.sentences):
-            recall = len(terms & sentence.terms) / len(terms) if terms else 0.0
-            if recall > best:
-                best_i, best = i, recall
-        ids = _sentence_ids(passages, analysis, [best_i]) if best_i >= 0 else ()
-        return SupportResult(self.thresholds.verdict(best), best, ids)
 
 
 _defaults: dict[bool, HeuristicSupportChecker] = {}

@@ -20,6 +20,7 @@ from functools import lru_cache
 from pincite.sentences import sentence_spans
 from pincite.support import cues, quantities
 from pincite.support import features as f
+from pincite.support.base import SupportPassage
 
 __all__ = [
     "FEATURES",
@@ -31,6 +32,7 @@ __all__ = [
     "feature_vector",
     "focus",
     "greedy_cover",
+    "sentence_ids",
     "windows",
 ]
 
@@ -341,3 +343,14 @@ def _absent(analysis: Analysis, pool: Sequence[int]) -> bool:
         return False
     stated = {n for i in pool for n in analysis.sentences[i].numbers}
     return bool(f.missing_numbers(analysis.claim_numbers, stated))
+
+
+def sentence_ids(
+    passages: Sequence[SupportPassage], analysis: Analysis, indexes: Sequence[int]
+) -> tuple[str, ...]:
+    """The span ids of the analysed sentences at ``indexes``, for a verdict to cite."""
+    out = []
+    for i in indexes:
+        s = analysis.sentences[i]
+        out.append(passages[s.passage].span_id(s.start, s.end))
+    return tuple(out)
