@@ -462,3 +462,14 @@ def test_a_question_that_names_a_document_is_answered_from_it() -> None:
     ):
         first, *_ = generate(other, newer, older).claims
         assert first.used_excerpt_numbers == (1,)
+
+
+def test_a_sentence_two_documents_repeat_is_one_claim() -> None:
+    said = "Remote access servers should be placed at the network perimeter."
+    also = "The server enforces the telework security policy for remote access."
+    first = passage(1, said)
+    second = passage(2, said.upper()[:1] + said[1:].lower() + " " + also)
+    generation = generate("Where should remote access servers be placed?", first, second)
+    texts = [" ".join(c.text.casefold().split()) for c in generation.claims]
+    assert len(texts) == len(set(texts))
+    assert texts[0] == said.casefold()

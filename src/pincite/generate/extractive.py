@@ -109,7 +109,9 @@ class ExtractiveGenerator:
             if len(chosen) >= self.config.max_claims:
                 break
             close = cand.score >= best.score * self.config.second_ratio
-            if close and cand.score >= threshold and not any(_overlap(cand, c) for c in chosen):
+            if not close or cand.score < threshold:
+                continue
+            if not any(_overlap(cand, c) or _same_words(cand, c) for c in chosen):
                 chosen.append(cand)
         claims = tuple(_claim(c.pieces) for c in chosen)
         return Generation(claims=claims, sufficient_context=True, summary=summary)
@@ -182,6 +184,12 @@ def _overlap(a: Candidate, b: Candidate) -> bool:
         for pa, sa, ea in a.pieces
         for pb, sb, eb in b.pieces
     )
+
+
+def _same_words(a: Candidate, b: Candidate) -> bool:
+    # Revisions and companion documents repeat sentences word for word (case
+    # aside); a second copy adds nothing and would crowd out a second fact.
+    return " ".join(a.text.casefold().split()) == " ".join(b.text.casefold().split())
 
 
 def _claim(pieces: tuple[Piece, ...]) -> GeneratedClaim:
