@@ -23,6 +23,7 @@ LAYERS: dict[str, int] = {
     "citation": 0,
     "tenancy": 0,
     "sentences": 0,
+    "stems": 0,
     # models and the store of record
     "embed": 1,
     "store": 1,

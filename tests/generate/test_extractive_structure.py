@@ -14,6 +14,7 @@ from pincite.generate.base import Generation, Passage
 from pincite.generate.extractive import ExtractiveConfig, ExtractiveGenerator
 from pincite.generate.question import QuestionKind, parse_question
 from pincite.generate.select import Scoring
+from pincite.generate.words import stem
 
 HASH = "0123456789abcdef"
 
@@ -215,8 +216,8 @@ def test_the_sixth_passage_is_read() -> None:
 def test_a_condition_question_names_its_subject() -> None:
     q = parse_question("When does a server respond with 304 Not Modified?")
     assert q.kind is QuestionKind.CONDITION
-    assert q.focus == ("304", "modif")
-    assert parse_question("When is the potential impact MODERATE?").focus == ("moderat",)
+    assert q.focus == (stem("304"), stem("modified"))
+    assert parse_question("When is the potential impact MODERATE?").focus == (stem("moderate"),)
     assert parse_question("When is the potential impact of a breach low?").focus == ()
 
 
@@ -283,7 +284,7 @@ def test_a_section_named_by_the_questions_own_words_answers_it() -> None:
 def test_definition_questions_in_other_words_are_read_as_definitions() -> None:
     counts = parse_question("Under FIPS 199, what counts as a loss of availability?")
     assert counts.kind is QuestionKind.DEFINITION
-    assert counts.focus == ("los", "availability")
+    assert counts.focus == (stem("loss"), stem("availability"))
     defines = parse_question("How does SP 800-46 Revision 2 define BYOD?")
     assert (defines.kind, defines.focus) == (QuestionKind.DEFINITION, ("byod",))
     defined = parse_question("How is a tunnel defined in HTTP?")

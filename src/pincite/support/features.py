@@ -17,10 +17,8 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Collection, Iterable, Mapping
-from functools import lru_cache
 
-import snowballstemmer  # type: ignore[import-untyped]
-
+from pincite.stems import stem
 from pincite.support.quantities import (
     Quantity,
     missing_numbers,
@@ -118,14 +116,6 @@ _POLAR = (
     ("won", "lost"),
 )
 _OPPOSITE = {a: b for a, b in _POLAR} | {b: a for a, b in _POLAR}
-
-_stemmer = snowballstemmer.stemmer("english")
-
-
-@lru_cache(maxsize=65536)
-def stem(word: str) -> str:
-    """Porter2 stem of one lower-case word (cached: stemming is the hot loop)."""
-    return str(_stemmer.stemWord(word))
 
 
 def words(text: str) -> list[str]:
