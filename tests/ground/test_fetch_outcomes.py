@@ -154,15 +154,15 @@ def _span(corpus: Corpus, doc: str, hash16: str, start: int, end: int):  # type:
     return outcome
 
 
-def test_a_span_across_a_gap_returns_its_longest_covered_part(corpus: Corpus, long_doc) -> None:  # type: ignore[no-untyped-def]
+def test_a_span_across_the_blank_between_chunks_is_whole(corpus: Corpus, long_doc) -> None:  # type: ignore[no-untyped-def]
+    # A quote running on into the next paragraph (as a re-anchored one may) loses
+    # nothing to the whitespace no chunk holds, so it is neither partial nor, for
+    # a stale answer, "erased".
     doc, version, (c0, c1, *_) = long_doc
     cut = c1.start + (c1.end - c1.start) // 2
-    first = _span(corpus, doc, version.hash16, c0.start, cut)  # longer part first
-    assert (first.status, first.start, first.end) == (FetchStatus.PARTIAL, c0.start, c0.end)
-    middle = c0.start + (c0.end - c0.start) // 2
-    second = _span(corpus, doc, version.hash16, middle, c1.end)  # longer part second
-    assert (second.status, second.start, second.end) == (FetchStatus.PARTIAL, c1.start, c1.end)
-    assert second.text == c1.text
+    across = _span(corpus, doc, version.hash16, c0.start, cut)
+    assert (across.status, across.start, across.end) == (FetchStatus.OK, c0.start, cut)
+    assert across.text == version.text[c0.start : cut]
 
 
 def test_a_span_on_a_gap_alone_is_not_found(corpus: Corpus, long_doc) -> None:  # type: ignore[no-untyped-def]
@@ -219,11 +219,16 @@ def _c(start: int, end: int) -> Chunk:
 
 
 def test_covered_joins_adjacent_and_overlapping_chunks() -> None:
+    text = "x" * 50
     chunks = [_c(0, 10), _c(10, 20), _c(15, 30), _c(40, 45)]
-    assert _covered(chunks, 0, 45) == (0, 30)
-    assert _covered(chunks, 5, 12) == (5, 12)
-    assert _covered([_c(0, 10), _c(5, 8), _c(12, 40)], 0, 40) == (12, 40)
-    assert _covered(chunks, 30, 40) is None
+    assert _covered(chunks, 0, 45, text) == (0, 30)
+    assert _covered(chunks, 5, 12, text) == (5, 12)
+    assert _covered([_c(0, 10), _c(5, 8), _c(12, 40)], 0, 40, text) == (12, 40)
+    assert _covered(chunks, 30, 40, text) is None
+    # a gap of whitespace between two chunks joins them; one holding text does not
+    blank = "x" * 10 + "\n\n" + "x" * 38
+    assert _covered([_c(0, 10), _c(12, 40)], 0, 40, blank) == (0, 40)
+    assert _covered([_c(0, 10), _c(12, 40)], 0, 40, text) == (12, 40)
 
 
 def test_purged_chunk_fails_the_stored_check(corpus: Corpus, doc: str) -> None:

@@ -174,7 +174,7 @@ def _fetch_one(store: Store, raw: str, tenant: str, max_chars: int | None) -> Fe
     if document.status is DocumentStatus.DELETED:
         return replace(base, status=FetchStatus.DELETED)
     status = FetchStatus.OK
-    covered = _covered(chunks, start, end)
+    covered = _covered(chunks, start, end, version.text)
     if covered is None:
         return not_found
     if covered != (start, end):
@@ -241,14 +241,19 @@ def _touches_erased(version: Version, chunks: list[Chunk], start: int, end: int)
     return any(c.erased and c.start < end and start < c.end for c in chunks)
 
 
-def _covered(chunks: list[Chunk], start: int, end: int) -> tuple[int, int] | None:
-    """The longest part of ``[start, end)`` that the version's chunks cover contiguously."""
+def _covered(chunks: list[Chunk], start: int, end: int, text: str) -> tuple[int, int] | None:
+    """The longest part of ``[start, end)`` that the version's chunks cover contiguously.
+
+    Chunks end at a paragraph and the next begins after the blank line, so a
+    gap of whitespace alone between two chunks holds nothing to lose: a span
+    across it (a re-anchored quote running into the next paragraph) is whole.
+    """
     intervals = sorted(
         (max(c.start, start), min(c.end, end)) for c in chunks if c.start < end and start < c.end
     )
     merged: list[list[int]] = []
     for s, e in intervals:
-        if merged and s <= merged[-1][1]:
+        if merged and (s <= merged[-1][1] or not text[merged[-1][1] : s].strip()):
             merged[-1][1] = max(merged[-1][1], e)
         else:
             merged.append([s, e])
