@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pincite.generate.base import Generation, Passage
+from pincite.generate.cues import kind_cue
 from pincite.generate.extractive import ExtractiveConfig, ExtractiveGenerator
 from pincite.generate.question import QuestionKind, parse_question
 from pincite.generate.select import Scoring
@@ -474,3 +475,28 @@ def test_a_sentence_two_documents_repeat_is_one_claim() -> None:
     texts = [" ".join(c.text.casefold().split()) for c in generation.claims]
     assert len(texts) == len(set(texts))
     assert texts[0] == said.casefold()
+
+
+def test_a_list_question_naming_a_count_prefers_the_sentence_announcing_it() -> None:
+    # The first sentence repeats the question's words; the second says how many
+    # ways there are and names them, which is the answer.
+    p = passage(
+        1,
+        "Remote desktop access lets the user reach the applications and data of the main "
+        "office workstation from home. There are two major styles of remote desktop access: "
+        "direct between the client and the workstation, and indirect through a trusted "
+        "intermediate system.",
+    )
+    assert best("What are the two main ways remote desktop access can be set up?", p).startswith(
+        "There are two major styles"
+    )
+
+
+def test_a_table_or_section_number_is_not_the_number_a_question_asks_for() -> None:
+    # "Table 5-1" names a place in the document, not a count of anything.
+    q = parse_question("How many categories of client devices does the access tier table have?")
+    pointer = "Table 5-1 shows an example of how access tiers for client devices are defined."
+    count = "There are seven categories of client devices in the access tier example."
+    assert not kind_cue(q, pointer, set())
+    assert kind_cue(q, count, set())
+    assert kind_cue(q, "The table has 7 rows.", set())

@@ -65,6 +65,13 @@ _TYPED = {
     ),
     "percent": re.compile(r"\d\s*%|\bpercent\b|\b(?:half|third|quarter)\b", re.I),
 }
+# "Table 5-1", "Section 2.3", "[RFC7231]": a number that names a part of a
+# document points somewhere; it is not a quantity the sentence states.
+_REFERENCE = re.compile(
+    r"\b(?:Table|Figure|Section|Appendix|Chapter|Page|RFC|Publication|SP)\s*\d[\d.-]*|\[\w*\d+\]",
+    re.I,
+)
+_COUNT = re.compile(r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b", re.I)
 _OUTCOME = re.compile(r"what\s+happens\s+(?:if|when|after|once)\b", re.I)
 _OPENS_WITH_CONDITION = re.compile(
     r"\s*(?:[-−•]\s*)?(?:if|when|whenever|once|upon|unless|in\s+case|after)\b", re.I
@@ -93,8 +100,21 @@ def kind_cue(question: Question, text: str, asked: set[str]) -> bool:
         # "What happens when ...?": the sentence that opens with a condition
         # and goes on to its consequence, not one that mentions "when" in passing.
         return _OPENS_WITH_CONDITION.match(text) is not None
+    if kind is QuestionKind.LIST and _announces_count(question, text):
+        return True
     if kind is not QuestionKind.NUMBER:
         return cue_re.search(text) is not None
     if question.expects is not None:
         return _TYPED[question.expects].search(text) is not None
-    return any(m.group().casefold() not in asked for m in _NUMBER_CUE.finditer(text))
+    stated = _REFERENCE.sub(" ", text)
+    return any(m.group().casefold() not in asked for m in _NUMBER_CUE.finditer(stated))
+
+
+def _announces_count(question: Question, text: str) -> bool:
+    """True for "There are two major styles ...: direct ..., and indirect ..." when
+    the question asks for "the two main ways": the count it names, then the items."""
+    counts = {m.group().casefold() for m in _COUNT.finditer(question.text)}
+    for m in _COUNT.finditer(text):
+        if m.group().casefold() in counts and ":" in text[m.end() :]:
+            return True
+    return False
