@@ -500,3 +500,21 @@ def test_a_table_or_section_number_is_not_the_number_a_question_asks_for() -> No
     assert not kind_cue(q, pointer, set())
     assert kind_cue(q, count, set())
     assert kind_cue(q, "The table has 7 rows.", set())
+
+
+def test_an_acronym_table_line_opens_no_list() -> None:
+    # "OS Operating System" names the words of "Which operating systems ...?",
+    # but the lines under it are the rest of the acronym table, not a list of them.
+    table = passage(
+        1,
+        "Appendix B—Acronyms and Abbreviations\n\nOMB Office of Management and Budget\n"
+        "OS Operating System\nPC Personal Computer\nPDA Personal Digital Assistant\n"
+        "PII Personally Identifiable Information\n",
+    )
+    body = passage(
+        2,
+        "Personal computers are desktop and laptop computers running standard operating "
+        "systems, such as Windows and Linux.",
+    )
+    generation = generate("Which operating systems does the guide mention?", table, body)
+    assert [c.used_excerpt_numbers for c in generation.claims] == [(2,)]

@@ -42,6 +42,8 @@ def list_items(
             if u.role not in TITLES or u.role is Role.LABEL:
                 continue
             title = p.text[u.start : u.end]
+            if _acronym_entry(title):
+                continue  # "OS Operating System" opens no list of operating systems
             m = pool.match(question.focus, set(content_stems(title)))
             if m < term_match or m <= best[0]:
                 continue
@@ -49,6 +51,17 @@ def list_items(
             if len(items) >= 2:
                 best = (m, items)
     return best
+
+
+def _acronym_entry(title: str) -> bool:
+    """True for a line of an acronym table: "OS Operating System", "PII Personally ..."."""
+    words = title.split()
+    if len(words) < 2 or sum(c.isupper() for c in words[0]) < 2 or not words[0].isalpha():
+        return False
+    initials = "".join(w[0] for w in words[1:] if w[:1].isupper())
+    return (
+        initials.startswith(words[0][0]) and len(initials) >= sum(c.isupper() for c in words[0]) - 1
+    )
 
 
 def _entry(p: Passage, start: int, end: int, pool: Pool) -> tuple[Piece, ...]:
