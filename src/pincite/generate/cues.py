@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from pincite.generate.question import Question, QuestionKind
+from pincite.generate.question import Question, QuestionKind, asks_outcome
 
 __all__ = ["kind_cue"]
 
@@ -72,7 +72,6 @@ _REFERENCE = re.compile(
     re.I,
 )
 _COUNT = re.compile(r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b", re.I)
-_OUTCOME = re.compile(r"what\s+happens\s+(?:if|when|after|once)\b", re.I)
 _OPENS_WITH_CONDITION = re.compile(
     r"\s*(?:[-−•]\s*)?(?:if|when|whenever|once|upon|unless|in\s+case|after)\b", re.I
 )
@@ -96,7 +95,7 @@ def kind_cue(question: Question, text: str, asked: set[str]) -> bool:
     cue_re = _CUES.get(kind)
     if cue_re is None:
         return False
-    if kind is QuestionKind.CONDITION and _OUTCOME.match(question.text):
+    if kind is QuestionKind.CONDITION and asks_outcome(question.text):
         # "What happens when ...?": the sentence that opens with a condition
         # and goes on to its consequence, not one that mentions "when" in passing.
         return _OPENS_WITH_CONDITION.match(text) is not None

@@ -14,7 +14,7 @@ from enum import StrEnum
 
 from pincite.generate.words import content_stems
 
-__all__ = ["Question", "QuestionKind", "parse_question"]
+__all__ = ["Question", "QuestionKind", "asks_outcome", "parse_question"]
 
 
 class QuestionKind(StrEnum):
@@ -149,6 +149,11 @@ _VALUE_WORDS = frozenset(
 _TEMPLATE = frozenset(content_stems("mean meaning meant define definition stand refer denote"))
 
 
+def asks_outcome(text: str) -> bool:
+    """True for "What happens when/if/after ...?": a consequence is asked for."""
+    return _OUTCOME.match(text) is not None
+
+
 def parse_question(text: str) -> Question:
     """The question's kind and focus, read from its wording alone."""
     q = " ".join(text.split())
@@ -157,7 +162,7 @@ def parse_question(text: str) -> Question:
 
 def _parse(q: str) -> Question:
     stems = tuple(s for s in content_stems(q) if s not in _TEMPLATE)
-    if _NUMBER.search(q) and not _OUTCOME.match(q):
+    if _NUMBER.search(q) and not asks_outcome(q):
         expects = next((name for name, pattern in _EXPECTS if pattern.search(q)), None)
         return Question(q, QuestionKind.NUMBER, _focus_after(q), stems, expects)
     for pattern in _LIST:
