@@ -73,6 +73,21 @@ def test_bullets_and_numbered_items_are_boundaries() -> None:
     ]
 
 
+def test_a_parenthesis_closed_after_a_line_break_is_not_a_list_item() -> None:
+    # "RDP)" at a line's start ends a parenthesis the wrap split; "b)" and "iv)" open items.
+    wrapped = (
+        "Remote desktop solutions, such as those using the Remote Desktop Protocol\n"
+        "RDP) or Virtual Network Computing (VNC), should only be used for exceptional cases."
+    )
+    assert sentences(wrapped) == [wrapped]
+    assert sentences("Options:\na) first one\nb) second one\niv) fourth one") == [
+        "Options:",
+        "a) first one",
+        "b) second one",
+        "iv) fourth one",
+    ]
+
+
 def test_headings_are_boundaries() -> None:
     text = (
         "# Heading\nSome text here. Done\n\n"

@@ -389,6 +389,8 @@ def test_a_number_question_says_what_its_answer_is_measured_in() -> None:
         "By when must agencies comply?": "duration",
         "How much is the home office stipend?": "money",
         "What percentage of requests may fail?": "percent",
+        "How long is SP 800-46 Revision 1 (number of pages)?": "pages",
+        "How many pages is SP 800-145?": "pages",
         "How many redirections were recommended?": None,
         "What is the maximum length of a URI?": None,
     }
@@ -408,6 +410,49 @@ def test_a_date_question_is_answered_by_the_sentence_with_a_date() -> None:
     assert best("When was Special Publication 800-145 published?", cover) == (
         "Special Publication 800-145 (September 2011)"
     )
+
+
+def test_the_quantity_a_question_names_is_not_a_word_the_answer_must_hold() -> None:
+    # "On what date": the answer states a date ("March 9, 2006"), not the word "date".
+    assert stem("date") not in parse_question("On what date was FIPS 200 announced?").stems
+    assert stem("page") not in parse_question("How many pages is SP 800-145?").stems
+
+
+def test_a_cover_page_line_answers_a_date_question_about_its_document() -> None:
+    # "7 pages (September 2011)" is no sentence; it states the date under the line
+    # naming the publication, and the document's title says which one it is.
+    cover = Passage(
+        number=1,
+        text=(
+            "Certain commercial entities may be identified in this document in order to "
+            "describe a concept adequately.\n\n"
+            "National Institute of Standards and Technology Special Publication 800-145\n"
+            "7 pages (September 2011)\n\n"
+            "Acknowledgements\n\n"
+            "The authors would like to thank the many experts who reviewed this definition."
+        ),
+        title="The NIST Definition of Cloud Computing",
+        evidence_id=f"ev1:c:doc-1:{HASH}:chunk-1",
+        version=HASH,
+        start=0,
+    )
+    generation = generate("When was the NIST Definition of Cloud Computing published?", cover)
+    assert [c.text for c in generation.claims][:1] == [
+        "National Institute of Standards and Technology Special Publication 800-145 "
+        "7 pages (September 2011)"
+    ]
+    assert_pinned(generation, [cover])
+    pages = generate("How many pages is the NIST Definition of Cloud Computing?", cover)
+    assert pages.claims[0].text.endswith("7 pages (September 2011)")
+    # A question that asks for no date or size does not quote the line.
+    other = generate("Who reviewed the NIST Definition of Cloud Computing?", cover)
+    assert all("September 2011" not in c.text for c in other.claims)
+
+
+def test_how_a_question_is_asked_is_not_what_it_asks_about() -> None:
+    q = parse_question("Is it OK to let teleworkers use RDP to reach their office PCs?")
+    assert stem("ok") not in q.stems and stem("let") not in q.stems
+    assert q.focus == (stem("rdp"),)
 
 
 def test_a_duration_question_is_refused_by_passages_that_state_no_time() -> None:

@@ -12,7 +12,7 @@ import re
 
 from pincite.generate.question import Question, QuestionKind, asks_outcome
 
-__all__ = ["kind_cue"]
+__all__ = ["kind_cue", "states_expected"]
 
 _NUMBERISH = re.compile(
     r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|hundred|thousand|million|"
@@ -64,6 +64,7 @@ _TYPED = {
         r"[$€£¥]\s?\d|\b\d[\d,.]*\s*(?:dollars|euros|pounds|USD|EUR|GBP|cents)\b", re.I
     ),
     "percent": re.compile(r"\d\s*%|\bpercent\b|\b(?:half|third|quarter)\b", re.I),
+    "pages": re.compile(rf"\b{_NUMBER_WORD}\s+(?:\w+\s+)?pages\b", re.I),
 }
 # "Table 5-1", "Section 2.3", "[RFC7231]": a number that names a part of a
 # document points somewhere; it is not a quantity the sentence states.
@@ -104,7 +105,7 @@ def kind_cue(question: Question, text: str, asked: set[str]) -> bool:
     if kind is not QuestionKind.NUMBER:
         return cue_re.search(text) is not None
     if question.expects is not None:
-        return _TYPED[question.expects].search(text) is not None
+        return states_expected(question, text)
     stated = _REFERENCE.sub(" ", text)
     return any(m.group().casefold() not in asked for m in _NUMBER_CUE.finditer(stated))
 
@@ -117,3 +118,8 @@ def _announces_count(question: Question, text: str) -> bool:
         if m.group().casefold() in counts and ":" in text[m.end() :]:
             return True
     return False
+
+
+def states_expected(question: Question, text: str) -> bool:
+    """True when ``text`` states the kind of quantity a number question expects (a date, ...)."""
+    return question.expects is not None and _TYPED[question.expects].search(text) is not None

@@ -77,7 +77,9 @@ _FURNITURE = re.compile(
 _FOOTNOTE = re.compile(r"^\d{1,2}\s+[A-Z]")
 # Bullets include the private-use code points PDF symbol fonts extract to.
 _ITEM = re.compile(
-    r"^(?:[-*•·‣◦▪●○–—−+\ue000-\uf8ff]|\d{1,3}[.)]|\(?[a-zA-Z0-9ivx]{1,4}\)|[a-z][.)])\s"
+    # "(iv)", "a)", "ii)"; not "RDP)", the end of a parenthesis a line break split off.
+    r"^(?:[-*•·‣◦▪●○–—−+\ue000-\uf8ff]|\d{1,3}[.)]|\([a-zA-Z0-9]{1,4}\)"
+    r"|(?:[a-zA-Z]|[ivx]{1,4}|[IVX]{1,4})\)|[a-z][.)])\s"
 )
 _MD_HEADING = re.compile(r"^#{1,6}\s")
 _CODE = frozenset('|=<>*;[]{}"#\\')

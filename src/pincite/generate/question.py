@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from pincite.generate.words import content_stems
+from pincite.generate.words import content_stems, stem
 
 __all__ = ["Question", "QuestionKind", "asks_outcome", "parse_question"]
 
@@ -37,7 +37,7 @@ class Question:
     focus: tuple[str, ...]
     stems: tuple[str, ...]
     # For a number question, the kind of quantity its answer must state
-    # ("duration", "date", "money", "percent"); None when any number will do.
+    # ("duration", "date", "money", "percent", "pages"); None when any number will do.
     expects: str | None = None
     # A definition question's term as written ("adequate security", "BYOD"),
     # for finding the entry that defines it; "" for other kinds.
@@ -106,6 +106,11 @@ _EXPECTS = [
             re.I,
         ),
     ),
+    # Before "duration": "How long is SP 800-46 (number of pages)?" asks for a length in pages.
+    (
+        "pages",
+        re.compile(r"\b(?:how\s+many|number\s+of)\s+pages\b|\bpage\s+count\b", re.I),
+    ),
     (
         "duration",
         re.compile(
@@ -147,6 +152,18 @@ _VALUE_WORDS = frozenset(
 
 # The wording of a definition question, not its subject: a passage need not repeat it.
 _TEMPLATE = frozenset(content_stems("mean meaning meant define definition stand refer denote"))
+# How people ask ("Is it OK to let teleworkers use RDP?"), not what they ask about.
+_CONVERSATIONAL = frozenset(content_stems("ok okay please let"))
+
+
+# The words naming the kind of quantity asked for ("what date", "number of pages").
+_QUANTITY_WORDS = {
+    "date": frozenset(content_stems("date year day")),
+    "pages": frozenset(content_stems("number pages count")),
+    "duration": frozenset(),
+    "money": frozenset(),
+    "percent": frozenset(content_stems("percentage percent")),
+}
 
 
 def asks_outcome(text: str) -> bool:
@@ -161,9 +178,12 @@ def parse_question(text: str) -> Question:
 
 
 def _parse(q: str) -> Question:
-    stems = tuple(s for s in content_stems(q) if s not in _TEMPLATE)
+    stems = tuple(s for s in content_stems(q) if s not in _TEMPLATE | _CONVERSATIONAL)
     if _NUMBER.search(q) and not asks_outcome(q):
         expects = next((name for name, pattern in _EXPECTS if pattern.search(q)), None)
+        if expects is not None:
+            # "On what date was it announced?": the answer states a date, not the word.
+            stems = tuple(s for s in stems if s not in _QUANTITY_WORDS[expects])
         return Question(q, QuestionKind.NUMBER, _focus_after(q), stems, expects)
     for pattern in _LIST:
         m = pattern.match(q)
@@ -196,7 +216,7 @@ def _name_runs(q: str) -> list[list[str]]:
     runs: list[list[str]] = []
     run: list[str] = []
     for w in [w.strip("?.!,;:()\"'") for w in q.split()[1:]]:
-        if w and _NAME_TOKEN.match(w):
+        if w and _NAME_TOKEN.match(w) and stem(w.casefold()) not in _CONVERSATIONAL:
             run.append(w)
         elif run:
             runs.append(run)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pincite.generate.base import Passage
-from pincite.generate.cues import kind_cue
+from pincite.generate.cues import kind_cue, states_expected
 from pincite.generate.layout import Role, Unit, layout
 from pincite.generate.lists import run
 from pincite.generate.pool import Piece, Pool, adjacent, ends_sentence
@@ -110,6 +110,10 @@ _WORD = re.compile(r"\w+")
 # nothing alone when the sentence before names what it points at.
 _ANAPHORA = re.compile(r"(?:These|This|Those|Such)\s+([a-z]\w+)\b")
 _CLAIMABLE = frozenset({Role.STATEMENT, Role.ITEM, Role.FOOTNOTE})
+# Lines that may state a date or a size outside any sentence (``_record``).
+_RECORD_ROLES = frozenset({Role.HEADING, Role.FRAGMENT})
+_RECORD_EXPECTS = frozenset({"date", "pages"})
+_RECORD_WORDS = 16
 # A body this short says nothing without the heading above it.
 _SHORT_BODY = 5
 
@@ -124,6 +128,7 @@ def candidates(
     pool = Pool(question, passages)
     # (claim pieces, pieces the score reads, title words, definition, role)
     drafts: list[tuple[tuple[Piece, ...], tuple[Piece, ...], set[str], float, Role]] = []
+    subjects: dict[int, set[str]] = {}  # a record's own words beyond its text (``_record``)
     for p in pool.passages:
         units = pool.units[p.number]
         section = set(content_stems(" ".join(p.section)))
@@ -135,6 +140,12 @@ def candidates(
                     # The lead-in is its items' title: "The potential impact is LOW if—".
                     about = _about(question, pool, p, p.text[u.start : u.end], scoring)
                     drafts.append((leadin_run, leadin_run, title, about, Role.ITEM))
+                continue
+            record = _record(question, p, units, i)
+            if record is not None:
+                # A cover page's line is about its document: the title says whose date it is.
+                subjects[len(drafts)] = set(content_stems(p.title))
+                drafts.append((record, record, title, 0.0, u.role))
                 continue
             if u.role not in _CLAIMABLE:
                 continue
@@ -154,7 +165,7 @@ def candidates(
     for j, ((pieces, _, title, definition, role), text) in enumerate(
         zip(drafts, texts, strict=True)
     ):
-        own = set(content_stems(text))
+        own = set(content_stems(text)) | subjects.get(j, set())
         inside = pool.match(question.stems, own)
         around = pool.match(question.stems, own | title) - inside
         novelty = min(1.0, len(own - q_set) / scoring.novel_words)
@@ -177,6 +188,30 @@ def candidates(
         result.append(Candidate(pieces, score, base, definition, cue, role))
     # Earlier passages ranked higher in retrieval: break ties toward them.
     return sorted(result, key=lambda c: (-c.score, c.passage.number, c.pieces[0][1]))
+
+
+def _record(question: Question, p: Passage, units: list[Unit], i: int) -> tuple[Piece] | None:
+    """A short line stating the date or size a number question asks for, as a claim's piece.
+
+    Cover pages and tables state such facts in lines no sentence holds ("7
+    pages (September 2011)" under "Special Publication 800-145", "4/27/2012
+    Editorial Corrected page number ..." under its table's header row). The
+    line is quoted with the heading line right above it, which says whose
+    date or size it is. None for any other unit.
+    """
+    u = units[i]
+    if u.role not in _RECORD_ROLES or question.expects not in _RECORD_EXPECTS:
+        return None
+    line = p.text[u.start : u.end]
+    if len(line.split()) > _RECORD_WORDS or not states_expected(question, line):
+        return None
+    start = u.start
+    if u.title_index == i - 1:
+        above = units[i - 1]
+        gap = p.text[above.end : u.start]
+        if "\n\n" not in gap and len(p.text[above.start : above.end].split()) <= _RECORD_WORDS:
+            start = above.start
+    return ((p, start, u.end),)
 
 
 def _named_documents(question: Question, passages: Sequence[Passage]) -> frozenset[int]:
