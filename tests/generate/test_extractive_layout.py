@@ -149,3 +149,24 @@ def test_singular_and_plural_stem_alike() -> None:
         ("encrypted", "encryption"),
     ]:
         assert stem(singular) == stem(plural), (singular, plural)
+
+
+def test_pseudo_code_is_no_statement() -> None:
+    # Few code characters, so the share rule alone read it as prose a claim could quote.
+    text = (
+        "A process for decoding the chunked transfer coding can be represented in "
+        "pseudo-code as:\n\n"
+        "length := 0 read chunk-size, chunk-ext (if any), and CRLF while (chunk-size > 0) {\n"
+        "read chunk-data and CRLF append chunk-data to decoded-body\n"
+        "}\n\n"
+        "A recipient may process the fields as if they were appended to the header section.\n"
+    )
+    roles = [(r, t.split()[0]) for r, t in _roles(text)]
+    assert (Role.STATEMENT, "length") not in roles
+    assert roles[-1] == (Role.STATEMENT, "A")
+
+
+def test_a_contracted_what_is_asks_for_a_definition() -> None:
+    q = parse_question("what's a thin VPN client")
+    assert q.kind is QuestionKind.DEFINITION
+    assert q.focus == stems("thin", "vpn", "client")

@@ -563,3 +563,19 @@ def test_an_acronym_table_line_opens_no_list() -> None:
     )
     generation = generate("Which operating systems does the guide mention?", table, body)
     assert [c.used_excerpt_numbers for c in generation.claims] == [(2,)]
+
+
+def test_a_comparison_is_not_a_definition() -> None:
+    # "Thin clients are generally more flexible than ..." opens with the term and
+    # "are", but says how it compares, not what it is.
+    p = passage(
+        1,
+        "Thin VPN clients are generally more flexible and efficient than thick clients. "
+        "Many VPN clients can be configured to be thin, which means that the client uses "
+        "a common application already present on the device.",
+    )
+    about = {
+        c.text[:18]: c.definition
+        for c in ExtractiveGenerator().rank_sentences("What is a thin VPN client?", [p])
+    }
+    assert about["Thin VPN clients a"] == 0

@@ -84,6 +84,9 @@ _ITEM = re.compile(
 _MD_HEADING = re.compile(r"^#{1,6}\s")
 _CODE = frozenset('|=<>*;[]{}"#\\')
 _CODE_SHARE = 0.05
+# Pseudo-code reads as words ("length := 0 read chunk-size ... while (chunk-size > 0) {")
+# but an assignment or a block of braces is no prose.
+_PSEUDOCODE = re.compile(r"\w\s*:=\s*\w|\)\s*\{|\{\s*$|^\s*\}", re.M)
 _LABEL_WORDS = 7
 _NUMBERED_LABEL = re.compile(r"^\d{1,2}\.\s+[A-Z][^.]*\.$")
 _LEADIN_WORDS = 25
@@ -129,7 +132,9 @@ def _role(text: str, spans: list[tuple[int, int]], i: int) -> Role:
     if _FURNITURE.search(sentence):
         return Role.FURNITURE
     stripped = sentence.rstrip()
-    if sum(c in _CODE for c in sentence) > _CODE_SHARE * len(sentence):
+    if sum(c in _CODE for c in sentence) > _CODE_SHARE * len(sentence) or _PSEUDOCODE.search(
+        sentence
+    ):
         return Role.FRAGMENT  # grammar (ABNF) and code: not prose a claim can quote
     if _MD_HEADING.match(sentence):
         return Role.HEADING

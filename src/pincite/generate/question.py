@@ -166,6 +166,10 @@ _QUANTITY_WORDS = {
 }
 
 
+# "what's a thin VPN client": typed questions contract the verb the patterns read.
+_CONTRACTION = re.compile(r"\b(what|who|where|when|how|which|that)['’]s\b", re.I)
+
+
 def asks_outcome(text: str) -> bool:
     """True for "What happens when/if/after ...?": a consequence is asked for."""
     return _OUTCOME.match(text) is not None
@@ -173,7 +177,7 @@ def asks_outcome(text: str) -> bool:
 
 def parse_question(text: str) -> Question:
     """The question's kind and focus, read from its wording alone."""
-    q = " ".join(text.split())
+    q = _CONTRACTION.sub(lambda m: m[1] + " is", " ".join(text.split()))
     return replace(_parse(q), names=_digit_names(q))
 
 

@@ -96,6 +96,8 @@ _DEFINING = re.compile(
     re.I,
 )
 _PASSIVE = re.compile(r"\s+(?:not\s+)?\w+ed\b")
+# "Thin clients are generally more flexible than thick clients": a comparison, no definition.
+_COMPARISON = re.compile(r"\s+(?:\w+ly\s+)?(?:more|less|better|worse|faster|slower)\b", re.I)
 _CONDITIONAL_START = re.compile(r"\s*(?:if|when|unless|whether|although|because|since)\b", re.I)
 # A term may carry a few words around it ("Many people telework (also known
 # as telecommuting), which is ..."), not a clause ("One of the examples of X is").
@@ -384,7 +386,7 @@ def _opens_with_term(question: Question, pool: Pool, sentence: str, scoring: Sco
     """The focus's share of what precedes a defining verb at the sentence's start (0 if none)."""
     head = sentence[:200]
     verb = _DEFINING.search(head)
-    if verb is None or _PASSIVE.match(head, verb.end()):
+    if verb is None or _PASSIVE.match(head, verb.end()) or _COMPARISON.match(head, verb.end()):
         return 0.0
     before = content_stems(head[: verb.start()])
     extra = [t for t in before if t not in question.focus]
