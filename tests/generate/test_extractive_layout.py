@@ -170,3 +170,37 @@ def test_a_contracted_what_is_asks_for_a_definition() -> None:
     q = parse_question("what's a thin VPN client")
     assert q.kind is QuestionKind.DEFINITION
     assert q.focus == stems("thin", "vpn", "client")
+
+
+def test_a_running_header_repeating_the_document_title_is_furniture() -> None:
+    # Left a heading, the header after a page break became the title of the
+    # sentences below it (and could open a list of them).
+    text = (
+        "Fielding & Reschke Standards Track [Page 53]\n\n"
+        "RFC 7230 HTTP/1.1 Message Syntax and Routing June 2014\n\n"
+        "A proxy MUST NOT automatically retry non-idempotent requests.\n\n"
+        "2. Message Syntax and Routing\n\n"
+        "This section defines the syntax of the messages that clients and servers exchange.\n"
+    )
+    title = "RFC 7230 - Hypertext Transfer Protocol (HTTP/1.1): Message Syntax and Routing"
+    units = layout(text, title)
+    assert [u.role for u in units] == [
+        Role.FURNITURE,
+        Role.FURNITURE,
+        Role.STATEMENT,
+        Role.HEADING,
+        Role.STATEMENT,
+    ]
+    assert units[2].title == ""  # the header titles nothing
+    assert units[4].title == "2. Message Syntax and Routing"  # a numbered section is no header
+    assert layout(text)[1].role is Role.HEADING  # without the title nothing says it repeats
+
+
+def test_page_numbers_and_link_lines_are_furniture() -> None:
+    text = (
+        "GUIDE TO TELEWORK SECURITY\n\n2-3\n\n"
+        "This publication is available free of charge from: http://dx.doi.org/10.6028/NIST.SP.800-46r2\n\n"
+        "Organizations should have a telework security policy.\n"
+    )
+    roles = [r for r, _ in _roles(text)]
+    assert roles[1:] == [Role.FURNITURE, Role.FURNITURE, Role.STATEMENT]

@@ -579,3 +579,17 @@ def test_a_comparison_is_not_a_definition() -> None:
         for c in ExtractiveGenerator().rank_sentences("What is a thin VPN client?", [p])
     }
     assert about["Thin VPN clients a"] == 0
+
+
+def test_a_sentence_sharing_this_property_is_quoted_with_the_sentence_naming_it() -> None:
+    # "share this property": which property, the sentence before says.
+    rules = passage(
+        1,
+        'Methods can also have the property of "idempotence" in that the side-effects of '
+        "several identical requests are the same as for a single request. The methods GET, "
+        "HEAD, PUT and DELETE share this property. Other methods are described below.",
+    )
+    generation = generate("Which HTTP methods are idempotent?", rules)
+    assert generation.claims[0].text.startswith("Methods can also have the property")
+    assert generation.claims[0].text.endswith("share this property.")
+    assert_pinned(generation, [rules])

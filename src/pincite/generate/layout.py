@@ -71,7 +71,10 @@ class Unit:
 
 _FURNITURE = re.compile(
     r"\[Page \d+\]|^RFC \d{3,5}\s{2,}|^Page \d+( of \d+)?$|^[ivxlc\d]{1,4}$"
-    r"|\S\s{6,}\S\s{6,}\S|_{10}",
+    r"|\S\s{6,}\S\s{6,}\S|_{10}"
+    # "2-3" (chapter-page numbers); a line that is a link ("... available free of charge
+    # from: http://dx.doi.org/...", "http://csrc.nist.gov/.../SP800-46r1.pdf")
+    r"|^\d{1,2}-\d{1,3}$|(?:^|:\s)\(?https?://\S+$",
     re.I,
 )
 _FOOTNOTE = re.compile(r"^\d{1,2}\s+[A-Z]")
@@ -82,6 +85,17 @@ _ITEM = re.compile(
     r"|(?:[a-zA-Z]|[ivx]{1,4}|[IVX]{1,4})\)|[a-z][.)])\s"
 )
 _MD_HEADING = re.compile(r"^#{1,6}\s")
+_WORD = re.compile(r"\w+")
+# What a running header adds to the document's title: its number, revision and date.
+_DOCUMENT_WORDS = frozenset(
+    _WORD.findall(
+        "rfc nist sp fips pub publication special rev revision draft version vol january "
+        "february march april may june july august september october november december"
+    )
+)
+_SMALL_WORDS = frozenset(_WORD.findall("a an and of the to for in on"))
+_HEADER_WORDS = 3
+_HEADER_SHARE = 0.9
 _CODE = frozenset('|=<>*;[]{}"#\\')
 _CODE_SHARE = 0.05
 # Pseudo-code reads as words ("length := 0 read chunk-size ... while (chunk-size > 0) {")
@@ -99,10 +113,19 @@ _VERBS = frozenset(
 )
 
 
-def layout(text: str) -> list[Unit]:
-    """Every sentence of ``text`` with its role and the title it sits under."""
+def layout(text: str, title: str = "") -> list[Unit]:
+    """Every sentence of ``text`` with its role and the title it sits under.
+
+    ``title`` is the document's: a line that repeats it is a running header.
+    """
     spans = sentence_spans(text)
     roles = [_role(text, spans, i) for i in range(len(spans))]
+    header_words = _title_words(title)
+    for i, role in enumerate(roles):
+        if role in (Role.HEADING, Role.FRAGMENT) and _running_header(
+            text[slice(*spans[i])], header_words
+        ):
+            roles[i] = Role.FURNITURE
     for i in range(1, len(roles)):
         # "4. Approving Authority.\n\nSecretary of Commerce.": a short line
         # under a heading that ends like a sentence is that heading's body.
@@ -122,6 +145,29 @@ def layout(text: str) -> list[Unit]:
             seen = True
         units.append(Unit(s, e, role, title, title_index, first))
     return units
+
+
+def _title_words(title: str) -> frozenset[str]:
+    return frozenset(w for w in _WORD.findall(title.casefold()) if not w.isdigit())
+
+
+def _running_header(line: str, title_words: frozenset[str]) -> bool:
+    """True for a page's running header: the document's title with its number and date.
+
+    "RFC 7230 HTTP/1.1 Message Syntax and Routing June 2014", "NIST SP 800-46
+    REV. 2 GUIDE TO ENTERPRISE TELEWORK, ...": left as headings they would
+    become the title of every sentence after a page break (and a list's lead-in).
+    """
+    if not title_words or _NUMBERED_HEADING.match(line):
+        return False  # "2. The NIST Definition of Cloud Computing" is a section's heading
+    words = [
+        w
+        for w in _WORD.findall(line.casefold())
+        if not w.isdigit() and w not in _DOCUMENT_WORDS and w not in _SMALL_WORDS
+    ]
+    if len(words) < _HEADER_WORDS:
+        return False
+    return sum(w in title_words for w in words) >= _HEADER_SHARE * len(words)
 
 
 def _role(text: str, spans: list[tuple[int, int]], i: int) -> Role:

@@ -30,7 +30,7 @@ class Pool:
     def __init__(self, question: Question, passages: Sequence[Passage]) -> None:
         self.question = question
         self.passages = list(passages)
-        self.units = {p.number: layout(p.text) for p in self.passages}
+        self.units = {p.number: layout(p.text, p.title) for p in self.passages}
         docs: list[set[str]] = []
         for p in self.passages:
             docs.extend(set(content_stems(p.text[u.start : u.end])) for u in self.units[p.number])

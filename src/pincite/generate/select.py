@@ -111,6 +111,9 @@ _WORD = re.compile(r"\w+")
 # A sentence that opens by pointing back ("These methods", "This property") says
 # nothing alone when the sentence before names what it points at.
 _ANAPHORA = re.compile(r"(?:These|This|Those|Such)\s+([a-z]\w+)\b")
+_POINTER = re.compile(
+    r"\b(?:share|shares|have|has|with|of)\s+(?:this|these|that|those)\s+([a-z]\w+)\b(?!\s+(?:of|to)\b)"
+)
 _CLAIMABLE = frozenset({Role.STATEMENT, Role.ITEM, Role.FOOTNOTE})
 # Lines that may state a date or a size outside any sentence (``_record``).
 _RECORD_ROLES = frozenset({Role.HEADING, Role.FRAGMENT})
@@ -256,6 +259,8 @@ def _pieces(
         # "6 The Office of ...": the footnote's number is the page's, not the claim's.
         start += _FOOTNOTE_NUMBER.match(p.text, start).end() - start  # type: ignore[union-attr]
     pointer = _ANAPHORA.match(p.text, start) if u.role is Role.STATEMENT and i > 0 else None
+    if pointer is None and u.role is Role.STATEMENT and i > 0:
+        pointer = _POINTER.search(p.text, start, end)
     if pointer is not None:
         # "These methods ought to be considered safe.": which methods, the sentence before says.
         prev = units[i - 1]
@@ -276,7 +281,7 @@ def _pieces(
     if end == last and not ends_sentence(p.text[start:end]):
         nxt_p = adjacent(p, passages)
         if nxt_p is not None:
-            follow = layout(nxt_p.text)
+            follow = layout(nxt_p.text, nxt_p.title)
             if follow and not nxt_p.text[follow[0].start : follow[0].start + 1].isupper():
                 pieces.append((nxt_p, follow[0].start, follow[0].end))
     scored = tuple(pieces) if defined == end else ((p, start, defined),)
