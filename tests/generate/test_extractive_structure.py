@@ -416,6 +416,9 @@ def test_the_quantity_a_question_names_is_not_a_word_the_answer_must_hold() -> N
     # "On what date": the answer states a date ("March 9, 2006"), not the word "date".
     assert stem("date") not in parse_question("On what date was FIPS 200 announced?").stems
     assert stem("page") not in parse_question("How many pages is SP 800-145?").stems
+    # "How many kinds of intermediaries?" is answered by "three common forms of intermediary".
+    kinds = parse_question("How many kinds of HTTP intermediaries are there?")
+    assert stem("kinds") not in kinds.stems and stem("intermediaries") in kinds.stems
 
 
 def test_a_cover_page_line_answers_a_date_question_about_its_document() -> None:

@@ -170,6 +170,10 @@ _QUANTITY_WORDS = {
 _CONTRACTION = re.compile(r"\b(what|who|where|when|how|which|that)['’]s\b", re.I)
 
 
+_HOW_MANY_KINDS = re.compile(r"\bhow\s+many\s+(?:different\s+)?(?:kinds|types|sorts)\s+of\b", re.I)
+_KIND_WORDS = frozenset(content_stems("kinds types sorts different"))
+
+
 def asks_outcome(text: str) -> bool:
     """True for "What happens when/if/after ...?": a consequence is asked for."""
     return _OUTCOME.match(text) is not None
@@ -188,6 +192,9 @@ def _parse(q: str) -> Question:
         if expects is not None:
             # "On what date was it announced?": the answer states a date, not the word.
             stems = tuple(s for s in stems if s not in _QUANTITY_WORDS[expects])
+        if _HOW_MANY_KINDS.search(q):
+            # "How many kinds of intermediaries?": "three common forms of intermediary".
+            stems = tuple(s for s in stems if s not in _KIND_WORDS)
         return Question(q, QuestionKind.NUMBER, _focus_after(q), stems, expects)
     for pattern in _LIST:
         m = pattern.match(q)
