@@ -596,3 +596,41 @@ def test_a_sentence_sharing_this_property_is_quoted_with_the_sentence_naming_it(
     assert generation.claims[0].text.startswith("Methods can also have the property")
     assert generation.claims[0].text.endswith("share this property.")
     assert_pinned(generation, [rules])
+
+
+def test_a_question_asking_what_things_to_weigh_is_a_list_question() -> None:
+    # "how much" is what is being decided, not what is asked.
+    q = parse_question(
+        "What factors should an organization weigh when deciding how much remote access "
+        "each type of device gets?"
+    )
+    assert q.kind is QuestionKind.LIST and q.focus == (stem("factors"),)
+    assert parse_question("How much remote access should each device get?").kind is (
+        QuestionKind.NUMBER
+    )
+
+
+def test_of_two_lead_ins_naming_the_focus_the_one_the_question_describes_opens_the_list() -> None:
+    # Both lead-ins name "factors"; the sentence before the first says what they decide.
+    placement = passage(
+        1,
+        "Major factors organizations should consider when determining where to place a "
+        "remote access server include the following:\n\n"
+        "- Device performance.\n- Traffic examination.\n",
+    )
+    levels = passage(
+        2,
+        "Each organization should decide what levels of remote access to permit from which "
+        "types of devices. Factors that organizations should consider for this include the "
+        "following:\n\n- Sensitivity of telework.\n- Teleworker location.\n",
+    )
+    generation = generate(
+        "What factors should an organization weigh when deciding how much remote access "
+        "each type of device gets?",
+        placement,
+        levels,
+    )
+    assert [c.text for c in generation.claims] == [
+        "- Sensitivity of telework.",
+        "- Teleworker location.",
+    ]

@@ -16,15 +16,17 @@ from pincite.errors import (
     UnsupportedClaimError,
 )
 from pincite.generate.base import Generation, Generator, Passage
-from pincite.generate.question import parse_question
+from pincite.generate.question import QuestionKind, parse_question
 from pincite.ground.cite import Retrieved, check_grounding, citations_from, cite, cite_hit, unique
 from pincite.ground.resolve import citation_attributes
 from pincite.model import Hit
+from pincite.retrieve.continuation import with_continuation
 from pincite.retrieve.search import SearchOptions
 from pincite.support.base import SupportChecker, SupportPassage, SupportResult, SupportVerdict
 from pincite.support.claims import check_claim
 from pincite.support.heuristic import support_checker_for
 
+_LISTING = frozenset({QuestionKind.LIST, QuestionKind.CONDITION})
 NOTHING_RELEVANT = "No passages in your documents address this."
 INSUFFICIENT = "The passages found do not answer this question."
 
@@ -233,8 +235,12 @@ def answer_question(
         support = support_checker_for(corpus.embedder)
     with answer_span() as span:
         # A definition question also brings in the entry that defines its term.
-        term = parse_question(question).term or None
+        asked = parse_question(question)
+        term = asked.term or None
         result = corpus.retrieve(question, tenant=tenant, k=k, options=options, define=term)
+        if asked.kind in _LISTING:
+            # The items a retrieved lead-in announces may lie in the chunk after it.
+            result = with_continuation(corpus.store, result, k)
         if not result.hits:
             return AnswerResult(question, tenant, Outcome.REFUSED, None, NOTHING_RELEVANT)
         retrieved = cite(result)

@@ -36,6 +36,9 @@ def list_items(
         return 0.0, []
     pool = Pool(question, passages)
     best: tuple[float, list[tuple[Piece, ...]]] = (0.0, [])
+    # Lead-ins naming the focus alike ("Factors ... when setting telework policy",
+    # "Major factors ... where to place a server") are told apart by the rest of the question.
+    best_rest = -1.0
     for p in pool.passages:
         units = pool.units[p.number]
         for i, u in enumerate(units):
@@ -44,13 +47,28 @@ def list_items(
             title = p.text[u.start : u.end]
             if _acronym_entry(title):
                 continue  # "OS Operating System" opens no list of operating systems
-            m = pool.match(question.focus, set(content_stems(title)))
-            if m < term_match or m <= best[0]:
+            title_stems = set(content_stems(title))
+            m = pool.match(question.focus, title_stems)
+            if m < term_match or m < best[0]:
+                continue
+            rest = pool.match(question.stems, title_stems | _said_before(p, units, i))
+            if m == best[0] and rest <= best_rest:
                 continue
             items = items_after(p, units, i + 1, pool, limit)
             if len(items) >= 2:
-                best = (m, items)
+                best, best_rest = (m, items), rest
     return best
+
+
+def _said_before(p: Passage, units: list[Unit], i: int) -> set[str]:
+    """The words of the statement a lead-in follows in its paragraph ("Each organization
+    should decide what levels of remote access ... Factors ... include the following:")."""
+    if i == 0 or units[i - 1].role is not Role.STATEMENT:
+        return set()
+    before = units[i - 1]
+    if "\n\n" in p.text[before.end : units[i].start]:
+        return set()
+    return set(content_stems(p.text[before.start : before.end]))
 
 
 def _acronym_entry(title: str) -> bool:

@@ -88,6 +88,12 @@ _LIST = [
     ),
     re.compile(r"^(?:list|name|enumerate)\s+(?:all\s+)?(?:the\s+)?(?P<x>.+?)" + _END, re.I),
     re.compile(r"^what\s+(?P<x>(?:\w+\s+){0,2}\w+)\s+(?:are\s+there|exist)\b.*" + _END, re.I),
+    # "What factors should an organization weigh ...?": a plural asked for, then its verb.
+    re.compile(
+        r"^what\s+(?P<x>(?:\w+\s+){0,2}\w+[^s\W]s)\s+(?:should|must|can|could|do|does|did|will|"
+        r"would|may|might)\b.*" + _END,
+        re.I,
+    ),
 ]
 _NUMBER = re.compile(
     r"\b(?:how\s+(?:many|much|long|often|large|big|old|far|soon)|maximum|minimum|max|min|"
@@ -170,6 +176,12 @@ _QUANTITY_WORDS = {
 _CONTRACTION = re.compile(r"\b(what|who|where|when|how|which|that)['’]s\b", re.I)
 
 
+# "What factors should it weigh when deciding how much access ...?" asks for the
+# factors: the quantity is what is decided, not what is asked.
+_EMBEDDED_QUANTITY = re.compile(
+    r"\b(?:decid|determin|choos|select|judg|assess|estimat)\w*\s+how\s+(?:much|many|long)\b",
+    re.I,
+)
 _HOW_MANY_KINDS = re.compile(r"\bhow\s+many\s+(?:different\s+)?(?:kinds|types|sorts)\s+of\b", re.I)
 _KIND_WORDS = frozenset(content_stems("kinds types sorts different"))
 
@@ -187,7 +199,7 @@ def parse_question(text: str) -> Question:
 
 def _parse(q: str) -> Question:
     stems = tuple(s for s in content_stems(q) if s not in _TEMPLATE | _CONVERSATIONAL)
-    if _NUMBER.search(q) and not asks_outcome(q):
+    if _NUMBER.search(_EMBEDDED_QUANTITY.sub(" ", q)) and not asks_outcome(q):
         expects = next((name for name, pattern in _EXPECTS if pattern.search(q)), None)
         if expects is not None:
             # "On what date was it announced?": the answer states a date, not the word.

@@ -1,0 +1,92 @@
+"""A lead-in at a chunk's end brings in the chunk holding its items (list questions).
+
+Lexical-only SQLite corpus, so which chunks are retrieved follows from the texts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import pincite
+from pincite.corpus import Corpus
+from pincite.retrieve.continuation import CONTINUATION, ends_with_leadin, with_continuation
+
+FILLER = " ".join(
+    f"Each agency reviews remote access policy number {n} with its security officer."
+    for n in range(11)
+)
+POLICY = (
+    f"{FILLER}\n\nEach organization decides what levels of remote access to permit from "
+    "which types of devices. Factors that organizations should weigh include the following:"
+    "\n\nGUIDE TO TELEWORK SECURITY\n\n31\n\n"
+    + "\n\n".join(
+        f"- {name}. Some telework involves {what}, and what is granted follows from it; "
+        f"the {what} is recorded for each class of client device in use."
+        for name, what in [
+            ("Sensitivity of telework", "sensitive information"),
+            ("Teleworker location", "untrusted networks"),
+            ("Device ownership", "personally owned equipment"),
+            ("Travel abroad", "border crossings"),
+            ("Shared households", "family members nearby"),
+        ]
+    )
+)
+OTHER = [
+    f"Note {n}. Organizations weigh many factors when they plan telework programs for staff."
+    for n in range(4)
+]
+# Unrelated documents, so the question's words are rare enough to rank by.
+UNRELATED = [
+    f"Recipe {n}. Bake the bread at a high heat until the crust is brown." for n in range(12)
+]
+QUESTION = "What factors should organizations weigh for levels of remote access?"
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Iterator[Corpus]:
+    with pincite.open(str(tmp_path / "c.db"), embedder=None) as c:
+        c.ingest_text(POLICY, uri="policy.txt")
+        for n, text in enumerate(OTHER + UNRELATED):
+            c.ingest_text(text, uri=f"note-{n}.txt")
+        yield c
+
+
+def test_a_lead_in_is_found_behind_the_page_furniture_after_it() -> None:
+    assert ends_with_leadin("... include the following:\n\nGUIDE TO TELEWORK SECURITY\n\n31\n")
+    assert ends_with_leadin(
+        "The potential impact is LOW if—\n\fThis publication is available from: http://x.org/y"
+    )
+    assert not ends_with_leadin("Organizations should weigh the sensitivity of telework.")
+    assert not ends_with_leadin("GUIDE TO TELEWORK SECURITY\n\n31")
+
+
+def test_the_chunk_after_a_retrieved_lead_in_takes_the_last_place(corpus: Corpus) -> None:
+    plain = corpus.retrieve(QUESTION, k=3)
+    leadin = [h for h in plain.hits if ends_with_leadin(h.chunk.text)]
+    assert leadin, "the chunker was meant to cut right after the lead-in"
+    assert all("Sensitivity of telework" not in h.chunk.text for h in plain.hits)
+    followed = with_continuation(corpus.store, plain, 3)
+    assert len(followed.hits) == 3
+    assert followed.hits[:2] == plain.hits[:2]
+    last = followed.hits[2]
+    assert "Sensitivity of telework" in last.chunk.text
+    assert last.chunk.ordinal == leadin[0].chunk.ordinal + 1
+    assert last.branches.channels[0].name == CONTINUATION
+    # already retrieved: nothing changes
+    assert with_continuation(corpus.store, followed, 3) == followed
+
+
+def test_a_list_question_is_answered_from_the_items_after_the_chunk_boundary(
+    corpus: Corpus,
+) -> None:
+    result = corpus.ask(QUESTION, k=3)
+    assert result.answer is not None, result.message
+    cited = " ".join(c.text for c in result.answer.claims)
+    assert "Sensitivity of telework" in cited
+    # a question of another kind is left to ranked retrieval
+    other = "Does each agency review remote access policy number 3?"
+    searched = [c.chunk_id for c in corpus.ask(other, k=3).searched]
+    assert searched == [h.chunk.chunk_id for h in corpus.retrieve(other, k=3).hits]
