@@ -1,6 +1,7 @@
 """A lead-in at a chunk's end brings in the chunk holding its items (list questions).
 
-Lexical-only SQLite corpus, so which chunks are retrieved follows from the texts.
+Lexical-only stores, so which chunks are retrieved follows from the texts; on
+both backends, since each reads a version's chunks its own way.
 """
 
 from __future__ import annotations
@@ -46,8 +47,16 @@ QUESTION = "What factors should organizations weigh for levels of remote access?
 
 
 @pytest.fixture
-def corpus(tmp_path: Path) -> Iterator[Corpus]:
-    with pincite.open(str(tmp_path / "c.db"), embedder=None) as c:
+def location(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
+    """Where this test's corpus lives: a SQLite file, or an empty PostgreSQL database."""
+    if backend == "sqlite":
+        return str(tmp_path / "continuation.db")
+    return str(request.getfixturevalue("fresh_pg_url"))
+
+
+@pytest.fixture
+def corpus(location: str) -> Iterator[Corpus]:
+    with pincite.open(location, embedder=None) as c:
         c.ingest_text(POLICY, uri="policy.txt")
         for n, text in enumerate(OTHER + UNRELATED):
             c.ingest_text(text, uri=f"note-{n}.txt")
@@ -90,3 +99,17 @@ def test_a_list_question_is_answered_from_the_items_after_the_chunk_boundary(
     other = "Does each agency review remote access policy number 3?"
     searched = [c.chunk_id for c in corpus.ask(other, k=3).searched]
     assert searched == [h.chunk.chunk_id for h in corpus.retrieve(other, k=3).hits]
+
+
+def test_an_erased_or_other_tenants_next_chunk_is_never_brought_in(corpus: Corpus) -> None:
+    plain = corpus.retrieve(QUESTION, k=3)
+    followed = with_continuation(corpus.store, plain, 3)
+    items = followed.hits[2].chunk
+    # The same document under another tenant: its chunks are not this tenant's to follow.
+    corpus.ingest_text(POLICY, uri="policy.txt", tenant="rival")
+    rival = corpus.retrieve(QUESTION, k=3, tenant="rival")
+    rival_followed = with_continuation(corpus.store, rival, 3)
+    assert all(h.chunk.tenant == "rival" for h in rival_followed.hits)
+    assert items.chunk_id not in {h.chunk.chunk_id for h in rival_followed.hits}
+    corpus.erase(items.document_id, chunk_id=items.chunk_id)
+    assert with_continuation(corpus.store, plain, 3) == plain
