@@ -634,3 +634,13 @@ def test_of_two_lead_ins_naming_the_focus_the_one_the_question_describes_opens_t
         "- Sensitivity of telework.",
         "- Teleworker location.",
     ]
+
+
+def test_a_yes_no_question_naming_a_maximum_asks_whether_not_how_many() -> None:
+    q = parse_question(
+        "Does RFC 7230 set a maximum number of simultaneous connections a client may open?"
+    )
+    assert q.kind is not QuestionKind.NUMBER
+    assert parse_question("What is the maximum number of connections?").kind is (
+        QuestionKind.NUMBER
+    )

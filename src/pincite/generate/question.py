@@ -182,6 +182,10 @@ _EMBEDDED_QUANTITY = re.compile(
     r"\b(?:decid|determin|choos|select|judg|assess|estimat)\w*\s+how\s+(?:much|many|long)\b",
     re.I,
 )
+# "Does RFC 7230 set a maximum number of connections?" asks whether, not how many.
+_YES_NO = re.compile(
+    r"^(?:does|do|did|is|are|was|were|can|could|must|should|may|will|would|has|have)\b", re.I
+)
 _HOW_MANY_KINDS = re.compile(r"\bhow\s+many\s+(?:different\s+)?(?:kinds|types|sorts)\s+of\b", re.I)
 _KIND_WORDS = frozenset(content_stems("kinds types sorts different"))
 
@@ -199,7 +203,8 @@ def parse_question(text: str) -> Question:
 
 def _parse(q: str) -> Question:
     stems = tuple(s for s in content_stems(q) if s not in _TEMPLATE | _CONVERSATIONAL)
-    if _NUMBER.search(_EMBEDDED_QUANTITY.sub(" ", q)) and not asks_outcome(q):
+    asks_number = _NUMBER.search(_EMBEDDED_QUANTITY.sub(" ", q)) and not _YES_NO.match(q)
+    if asks_number and not asks_outcome(q):
         expects = next((name for name, pattern in _EXPECTS if pattern.search(q)), None)
         if expects is not None:
             # "On what date was it announced?": the answer states a date, not the word.
