@@ -596,6 +596,14 @@ def test_a_sentence_sharing_this_property_is_quoted_with_the_sentence_naming_it(
     assert generation.claims[0].text.startswith("Methods can also have the property")
     assert generation.claims[0].text.endswith("share this property.")
     assert_pinned(generation, [rules])
+    # "with this standard" points at the text itself, not at the sentence before.
+    standard = passage(
+        2,
+        "This standard was developed by the Computer Security Division of the institute. "
+        "Federal agencies must comply with this standard within one year of its approval.",
+    )
+    deadline = generate("When must federal agencies comply with the standard?", standard)
+    assert deadline.claims[0].text.startswith("Federal agencies must comply")
 
 
 def test_a_question_asking_what_things_to_weigh_is_a_list_question() -> None:

@@ -70,6 +70,8 @@ def test_a_lead_in_is_found_behind_the_page_furniture_after_it() -> None:
     )
     assert not ends_with_leadin("Organizations should weigh the sensitivity of telework.")
     assert not ends_with_leadin("GUIDE TO TELEWORK SECURITY\n\n31")
+    assert ends_with_leadin("Agencies apply these.\n\nSECURITY REQUIREMENTS:\n\n12")
+    assert not ends_with_leadin("A user agent MUST NOT retry a request with a non-")
 
 
 def test_the_chunk_after_a_retrieved_lead_in_takes_the_last_place(corpus: Corpus) -> None:

@@ -111,8 +111,11 @@ _WORD = re.compile(r"\w+")
 # A sentence that opens by pointing back ("These methods", "This property") says
 # nothing alone when the sentence before names what it points at.
 _ANAPHORA = re.compile(r"(?:These|This|Those|Such)\s+([a-z]\w+)\b")
+# Further in: "The methods GET, HEAD, PUT and DELETE share this property." (not "of
+# this document", which points at the text itself).
 _POINTER = re.compile(
-    r"\b(?:share|shares|have|has|with|of)\s+(?:this|these|that|those)\s+([a-z]\w+)\b(?!\s+(?:of|to)\b)"
+    r"\b(?:share|shares|have|has|with)\s+(?:this|these|that|those)\s+"
+    r"(?!(?:document|section|publication|guide|specification|standard|chapter)s?\b)([a-z]\w+)\b"
 )
 _CLAIMABLE = frozenset({Role.STATEMENT, Role.ITEM, Role.FOOTNOTE})
 # Lines that may state a date or a size outside any sentence (``_record``).

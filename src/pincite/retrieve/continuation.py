@@ -26,7 +26,8 @@ CONTINUATION = "continuation"
 _FURNITURE_LINE = re.compile(
     r"^(?:[ivxlc\d]{1,4}|\d{1,2}-\d{1,3}|.*https?://\S+|[^a-z]*[A-Z][^a-z]*|.*\[Page \d+\])$"
 )
-_LEADIN_END = (":", "—", "–", "-")
+# Not "-": a line that ends "non-" is a word a wrap split.
+_LEADIN_END = (":", "—", "–")
 _LOOK_BACK = 6
 # Characters at a chunk's end that hold its lead-in (and the furniture after it).
 _CLOSING = 400
@@ -36,9 +37,10 @@ def ends_with_leadin(text: str) -> bool:
     """True when the last line of ``text`` that is not page furniture ends like a lead-in."""
     lines = [line.strip() for line in text.replace("\f", "\n").splitlines() if line.strip()]
     for line in reversed(lines[-_LOOK_BACK:]):
-        if _FURNITURE_LINE.match(line):
-            continue
-        return line.endswith(_LEADIN_END)
+        if line.endswith(_LEADIN_END):
+            return True  # "SECURITY REQUIREMENTS:" too, though it has no lower case
+        if not _FURNITURE_LINE.match(line):
+            return False
     return False
 
 
