@@ -94,3 +94,11 @@ def tenants() -> tuple[str, str]:
     """Two tenant names no other test uses."""
     tag = uuid.uuid4().hex[:10]
     return f"acme-{tag}", f"globex-{tag}"
+
+
+@pytest.fixture
+def location(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
+    """Where a test's corpus lives: a SQLite file, or an empty PostgreSQL database."""
+    if backend == "sqlite":
+        return str(tmp_path / "corpus.db")
+    return str(request.getfixturevalue("fresh_pg_url"))

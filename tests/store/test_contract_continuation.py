@@ -7,7 +7,6 @@ both backends, since each reads a version's chunks its own way.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -44,14 +43,6 @@ UNRELATED = [
     f"Recipe {n}. Bake the bread at a high heat until the crust is brown." for n in range(12)
 ]
 QUESTION = "What factors should organizations weigh for levels of remote access?"
-
-
-@pytest.fixture
-def location(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
-    """Where this test's corpus lives: a SQLite file, or an empty PostgreSQL database."""
-    if backend == "sqlite":
-        return str(tmp_path / "continuation.db")
-    return str(request.getfixturevalue("fresh_pg_url"))
 
 
 @pytest.fixture

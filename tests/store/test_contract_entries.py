@@ -10,7 +10,6 @@ backends, since each reads the chunks through its own full-text index.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -33,14 +32,6 @@ BODY = [
     for n in range(8)
 ]
 QUESTION = "What does adequate security mean?"
-
-
-@pytest.fixture
-def location(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
-    """Where this test's corpus lives: a SQLite file, or an empty PostgreSQL database."""
-    if backend == "sqlite":
-        return str(tmp_path / "entries.db")
-    return str(request.getfixturevalue("fresh_pg_url"))
 
 
 @pytest.fixture
