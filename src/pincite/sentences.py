@@ -88,7 +88,7 @@ _TERMINAL = tuple(".!?…:;。！？\"'”’)")
 _LIST_ITEM = re.compile(
     # "(iv)", "a)", "ii)"; not "RDP)", the end of a parenthesis a line break split off.
     r"[ \t]*(?:[-*•·‣◦▪●○–—+]|\d{1,3}[.)]|\([a-zA-Z0-9]{1,4}\)"
-    r"|(?:[a-zA-Z]|[ivx]{1,4}|[IVX]{1,4})\)|[a-z][.)])\s"
+    r"|(?:[a-zA-Z]|[ivx]{1,4}|[IVX]{1,4}|\d{1,2}[a-z])\)|[a-z][.)])\s"
 )
 _MD_HEADING = re.compile(r"[ \t]*#{1,6}(?:\s|$)")
 _LIST_MARKER = re.compile(r"\d{1,3}(?:\.\d{1,3})*|[a-zA-Z]|[ivxIVX]{1,4}")

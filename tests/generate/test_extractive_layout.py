@@ -204,3 +204,34 @@ def test_page_numbers_and_link_lines_are_furniture() -> None:
     )
     roles = [r for r, _ in _roles(text)]
     assert roles[1:] == [Role.FURNITURE, Role.FURNITURE, Role.STATEMENT]
+
+
+def test_section_headings_in_the_titles_words_are_no_running_header() -> None:
+    # A header carries a number or a date, or is set in capitals; these are sections.
+    title = "Guide to Enterprise Telework and Remote Access Security"
+    text = (
+        "## Remote Access Security\n\n"
+        "Remote access security is described here in some detail for every reader.\n\n"
+        "Enterprise Telework Security\n\n"
+        "Telework security is described here in some detail for every reader.\n\n"
+        "GUIDE TO ENTERPRISE TELEWORK AND REMOTE ACCESS SECURITY\n"
+    )
+    units = layout(text, title)
+    assert [u.role for u in units] == [
+        Role.HEADING,
+        Role.STATEMENT,
+        Role.HEADING,
+        Role.STATEMENT,
+        Role.FURNITURE,
+    ]
+    assert units[1].title == "## Remote Access Security"
+
+
+def test_a_sentence_ending_with_a_link_is_a_statement() -> None:
+    text = "Errata for this document are listed at: https://www.rfc-editor.org/errata/rfc7230.\n"
+    assert _roles(text) == [(Role.STATEMENT, text.strip())]
+
+
+def test_numbered_sub_items_open_items() -> None:
+    text = "Steps:\n1a) the first step here\n1b) the second step here\n"
+    assert [r for r, _ in _roles(text)] == [Role.LEADIN, Role.ITEM, Role.ITEM]

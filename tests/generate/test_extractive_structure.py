@@ -652,3 +652,31 @@ def test_a_yes_no_question_naming_a_maximum_asks_whether_not_how_many() -> None:
     assert parse_question("What is the maximum number of connections?").kind is (
         QuestionKind.NUMBER
     )
+
+
+def test_question_wordings_read_as_what_they_ask() -> None:
+    # No list: an auxiliary opens "What does TLS do?", "status" is no plural.
+    assert parse_question("What does TLS do?").kind is not QuestionKind.LIST
+    assert parse_question("What status should a server return?").kind is not QuestionKind.LIST
+    assert parse_question("What methods should a client retry?").kind is QuestionKind.LIST
+    # A yes/no question that asks how many still asks how many.
+    pages = parse_question("Do you know how many pages SP 800-46 has?")
+    assert pages.kind is QuestionKind.NUMBER and pages.expects == "pages"
+    # "OK" is a name here, not how the question is asked.
+    assert stem("ok") in parse_question("When does a server send 200 OK?").focus
+
+
+def test_a_pointer_at_a_function_word_joins_no_sentence() -> None:
+    clients = passage(
+        1,
+        "Thick clients must be installed on every telework device by the administrators. "
+        "The performance of thin clients is comparable with that of thick clients on "
+        "most networks.",
+    )
+    assert best("How do thin clients perform?", clients).startswith("The performance")
+
+
+def test_a_section_number_is_no_page_count() -> None:
+    toc = passage(1, "Contents\n\n5.2 Web Pages\n\nA web server serves pages to its users.")
+    generation = generate("How many pages is the web server guide?", toc)
+    assert all("5.2 Web Pages" not in c.text for c in generation.claims)

@@ -7,6 +7,7 @@ both backends, since each reads a version's chunks its own way.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 
@@ -104,5 +105,10 @@ def test_an_erased_or_other_tenants_next_chunk_is_never_brought_in(corpus: Corpu
     rival_followed = with_continuation(corpus.store, rival, 3)
     assert all(h.chunk.tenant == "rival" for h in rival_followed.hits)
     assert items.chunk_id not in {h.chunk.chunk_id for h in rival_followed.hits}
+    # A result forged to name another tenant follows nothing of this tenant's.
+    forged = replace(plain, tenant="rival")
+    assert items.chunk_id not in {
+        h.chunk.chunk_id for h in with_continuation(corpus.store, forged, 3).hits
+    }
     corpus.erase(items.document_id, chunk_id=items.chunk_id)
     assert with_continuation(corpus.store, plain, 3) == plain

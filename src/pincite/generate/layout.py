@@ -74,7 +74,7 @@ _FURNITURE = re.compile(
     r"|\S\s{6,}\S\s{6,}\S|_{10}"
     # "2-3" (chapter-page numbers); a line that is a link ("... available free of charge
     # from: http://dx.doi.org/...", "http://csrc.nist.gov/.../SP800-46r1.pdf")
-    r"|^\d{1,2}-\d{1,3}$|(?:^|:\s)\(?https?://\S+$",
+    r"|^\d{1,2}-\d{1,3}$|(?:^|:\s)\(?https?://\S*[^\s.;]$",
     re.I,
 )
 _FOOTNOTE = re.compile(r"^\d{1,2}\s+[A-Z]")
@@ -82,7 +82,7 @@ _FOOTNOTE = re.compile(r"^\d{1,2}\s+[A-Z]")
 _ITEM = re.compile(
     # "(iv)", "a)", "ii)"; not "RDP)", the end of a parenthesis a line break split off.
     r"^(?:[-*•·‣◦▪●○–—−+\ue000-\uf8ff]|\d{1,3}[.)]|\([a-zA-Z0-9]{1,4}\)"
-    r"|(?:[a-zA-Z]|[ivx]{1,4}|[IVX]{1,4})\)|[a-z][.)])\s"
+    r"|(?:[a-zA-Z]|[ivx]{1,4}|[IVX]{1,4}|\d{1,2}[a-z])\)|[a-z][.)])\s"
 )
 _MD_HEADING = re.compile(r"^#{1,6}\s")
 _WORD = re.compile(r"\w+")
@@ -158,12 +158,17 @@ def _running_header(line: str, title_words: frozenset[str]) -> bool:
     REV. 2 GUIDE TO ENTERPRISE TELEWORK, ...": left as headings they would
     become the title of every sentence after a page break (and a list's lead-in).
     """
-    if not title_words or _NUMBERED_HEADING.match(line):
+    if not title_words or _NUMBERED_HEADING.match(line) or _MD_HEADING.match(line):
         return False  # "2. The NIST Definition of Cloud Computing" is a section's heading
+    tokens = _WORD.findall(line.casefold())
+    # A header carries the document's number or date, or is set in capitals
+    # ("GUIDE TO ENTERPRISE TELEWORK AND REMOTE ACCESS SECURITY"); a heading
+    # in the title's words ("Remote Access Security") is a section's.
+    marked = any(t.isdigit() or t in _DOCUMENT_WORDS for t in tokens)
+    if not marked and any(c.islower() for c in line):
+        return False
     words = [
-        w
-        for w in _WORD.findall(line.casefold())
-        if not w.isdigit() and w not in _DOCUMENT_WORDS and w not in _SMALL_WORDS
+        w for w in tokens if not w.isdigit() and w not in _DOCUMENT_WORDS and w not in _SMALL_WORDS
     ]
     if len(words) < _HEADER_WORDS:
         return False
@@ -178,12 +183,12 @@ def _role(text: str, spans: list[tuple[int, int]], i: int) -> Role:
     if _FURNITURE.search(sentence):
         return Role.FURNITURE
     stripped = sentence.rstrip()
+    if _MD_HEADING.match(sentence):
+        return Role.HEADING  # before the code test: "## Remote Access" is mostly "#"
     if sum(c in _CODE for c in sentence) > _CODE_SHARE * len(sentence) or _PSEUDOCODE.search(
         sentence
     ):
         return Role.FRAGMENT  # grammar (ABNF) and code: not prose a claim can quote
-    if _MD_HEADING.match(sentence):
-        return Role.HEADING
     if stripped.endswith((":", "—", "–")) and len(words) <= _LEADIN_WORDS:
         return Role.LEADIN  # "Service Models:", "The potential impact is LOW if—"
     unfinished = not stripped.endswith(_TERMINAL)

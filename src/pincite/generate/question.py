@@ -89,9 +89,12 @@ _LIST = [
     re.compile(r"^(?:list|name|enumerate)\s+(?:all\s+)?(?:the\s+)?(?P<x>.+?)" + _END, re.I),
     re.compile(r"^what\s+(?P<x>(?:\w+\s+){0,2}\w+)\s+(?:are\s+there|exist)\b.*" + _END, re.I),
     # "What factors should an organization weigh ...?": a plural asked for, then its verb.
+    # Not "What does TLS do?" or "What status ...": a lower-case plural (not -is, -ss, -us),
+    # and no auxiliary opens it.
     re.compile(
-        r"^what\s+(?P<x>(?:\w+\s+){0,2}\w+[^s\W]s)\s+(?:should|must|can|could|do|does|did|will|"
-        r"would|may|might)\b.*" + _END,
+        r"^what\s+(?!(?:does|do|did|is|are|was|were|has|have)\b)"
+        r"(?P<x>(?:\w+\s+){0,2}(?-i:[a-z]*[a-hj-rtv-z]s))\s+(?:should|must|can|could|do|does|did|"
+        r"will|would|may|might)\b.*" + _END,
         re.I,
     ),
 ]
@@ -158,8 +161,11 @@ _VALUE_WORDS = frozenset(
 
 # The wording of a definition question, not its subject: a passage need not repeat it.
 _TEMPLATE = frozenset(content_stems("mean meaning meant define definition stand refer denote"))
-# How people ask ("Is it OK to let teleworkers use RDP?"), not what they ask about.
-_CONVERSATIONAL = frozenset(content_stems("ok okay please let"))
+# How people ask ("Is it OK to let teleworkers use RDP?"), not what they ask about;
+# "OK" and "let" only in that wording ("When does a server send 200 OK?" is about OK).
+_PERMISSION = re.compile(r"^(?:is|was)\s+it\s+(?:ok|okay|alright|fine)\s+(?:to|if)\b", re.I)
+_CONVERSATIONAL = frozenset(content_stems("ok okay let"))
+_PLEASE = frozenset(content_stems("please"))
 
 
 # The words naming the kind of quantity asked for ("what date", "number of pages").
@@ -182,7 +188,9 @@ _EMBEDDED_QUANTITY = re.compile(
     r"\b(?:decid|determin|choos|select|judg|assess|estimat)\w*\s+how\s+(?:much|many|long)\b",
     re.I,
 )
-# "Does RFC 7230 set a maximum number of connections?" asks whether, not how many.
+# "Does RFC 7230 set a maximum number of connections?" asks whether, not how many;
+# "Do you know how many pages it has?" still asks how many.
+_HOW_QUANTITY = re.compile(r"\bhow\s+(?:many|much|long|often|large|big|old|far|soon)\b", re.I)
 _YES_NO = re.compile(
     r"^(?:does|do|did|is|are|was|were|can|could|must|should|may|will|would|has|have)\b", re.I
 )
@@ -202,8 +210,10 @@ def parse_question(text: str) -> Question:
 
 
 def _parse(q: str) -> Question:
-    stems = tuple(s for s in content_stems(q) if s not in _TEMPLATE | _CONVERSATIONAL)
-    asks_number = _NUMBER.search(_EMBEDDED_QUANTITY.sub(" ", q)) and not _YES_NO.match(q)
+    asking = _TEMPLATE | _PLEASE | (_CONVERSATIONAL if _PERMISSION.match(q) else frozenset())
+    stems = tuple(s for s in content_stems(q) if s not in asking)
+    yes_no = _YES_NO.match(q) is not None and _HOW_QUANTITY.search(q) is None
+    asks_number = _NUMBER.search(_EMBEDDED_QUANTITY.sub(" ", q)) and not yes_no
     if asks_number and not asks_outcome(q):
         expects = next((name for name, pattern in _EXPECTS if pattern.search(q)), None)
         if expects is not None:
@@ -243,8 +253,9 @@ def _name_runs(q: str) -> list[list[str]]:
     """The runs of name tokens after the question's first word, in order."""
     runs: list[list[str]] = []
     run: list[str] = []
+    asking = _CONVERSATIONAL if _PERMISSION.match(q) else frozenset()
     for w in [w.strip("?.!,;:()\"'") for w in q.split()[1:]]:
-        if w and _NAME_TOKEN.match(w) and stem(w.casefold()) not in _CONVERSATIONAL:
+        if w and _NAME_TOKEN.match(w) and stem(w.casefold()) not in asking:
             run.append(w)
         elif run:
             runs.append(run)

@@ -122,6 +122,7 @@ _CLAIMABLE = frozenset({Role.STATEMENT, Role.ITEM, Role.FOOTNOTE})
 _RECORD_ROLES = frozenset({Role.HEADING, Role.FRAGMENT})
 _RECORD_EXPECTS = frozenset({"date", "pages"})
 _RECORD_WORDS = 16
+_SECTION_NUMBER = re.compile(r"\s*(?:\d+\.\d+(?:\.\d+)*\.?|\d+\.)\s+[A-Z]")
 # A body this short says nothing without the heading above it.
 _SHORT_BODY = 5
 
@@ -211,7 +212,9 @@ def _record(question: Question, p: Passage, units: list[Unit], i: int) -> tuple[
     if u.role not in _RECORD_ROLES or question.expects not in _RECORD_EXPECTS:
         return None
     line = p.text[u.start : u.end]
-    if len(line.split()) > _RECORD_WORDS or not states_expected(question, line):
+    if len(line.split()) > _RECORD_WORDS or _SECTION_NUMBER.match(line):
+        return None  # "5.2 Web Pages" numbers a section; it counts no pages
+    if not states_expected(question, line):
         return None
     start = u.start
     if u.title_index == i - 1:
@@ -268,7 +271,9 @@ def _pieces(
         # "These methods ought to be considered safe.": which methods, the sentence before says.
         prev = units[i - 1]
         same_paragraph = "\n\n" not in p.text[prev.end : start]
-        named = set(content_stems(pointer[1])) <= set(content_stems(p.text[prev.start : prev.end]))
+        # "with that of thick clients": a function word points at nothing in particular.
+        pointed = set(content_stems(pointer[1]))
+        named = bool(pointed) and pointed <= set(content_stems(p.text[prev.start : prev.end]))
         if prev.role is Role.STATEMENT and same_paragraph and named:
             start = prev.start
     defined = end

@@ -23,9 +23,7 @@ __all__ = ["CONTINUATION", "ends_with_leadin", "with_continuation"]
 CONTINUATION = "continuation"
 # Lines a page puts between a lead-in and its list: page numbers, a link, a running
 # header in capitals.
-_FURNITURE_LINE = re.compile(
-    r"^(?:[ivxlc\d]{1,4}|\d{1,2}-\d{1,3}|.*https?://\S+|[^a-z]*[A-Z][^a-z]*|.*\[Page \d+\])$"
-)
+_FURNITURE_LINE = re.compile(r"^(?:[ivxlc\d]{1,4}|\d{1,2}-\d{1,3}|.*https?://\S+|.*\[Page \d+\])$")
 # Not "-": a line that ends "non-" is a word a wrap split.
 _LEADIN_END = (":", "—", "–")
 _LOOK_BACK = 6
@@ -39,7 +37,8 @@ def ends_with_leadin(text: str) -> bool:
     for line in reversed(lines[-_LOOK_BACK:]):
         if line.endswith(_LEADIN_END):
             return True  # "SECURITY REQUIREMENTS:" too, though it has no lower case
-        if not _FURNITURE_LINE.match(line):
+        capitals = not any(c.islower() for c in line)
+        if not (capitals or _FURNITURE_LINE.match(line)):
             return False
     return False
 
@@ -50,8 +49,10 @@ def with_continuation(store: Store, result: RetrievalResult, k: int) -> Retrieva
     Of several hits that end with a lead-in, the one whose closing lines share
     most of the question's words is followed ("Factors ... include the
     following:" for "What factors should ...?"), the better ranked on a tie.
-    Unchanged when no hit but the last ends with a lead-in, or the chunk after
-    it is already retrieved, erased, or missing (the lead-in ends its document).
+    Only the first ``k - 1`` hits are read (the last place is the one given
+    up). Unchanged when none of them ends with a lead-in, or the chunk after
+    the one chosen is already retrieved (the answerer has it), erased, or
+    missing (the lead-in ends its document).
     """
     hits = list(result.hits)
     terms = set(query_terms(result.question))
