@@ -10,8 +10,9 @@ kind of answer is asked for, about which term or name), ``layout`` (headings,
 labels, lead-ins, list items, footnotes and page furniture), ``pool`` (the
 passages' units, word statistics and continuations), ``lists`` (the items a
 list question wants, a lead-in's run), ``cues`` (what a question's kind asks
-a sentence to carry), ``select`` (candidates and their scores). Whether to
-answer or refuse is decided here, against ``threshold``.
+a sentence to carry), ``defining`` (how surely a sentence defines the
+asked-about term, or opens its section), ``select`` (candidates and their
+scores). Whether to answer or refuse is decided here, against ``threshold``.
 """
 
 from __future__ import annotations

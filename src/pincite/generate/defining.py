@@ -1,0 +1,157 @@
+"""How surely a sentence is what a question's term is about: its definition, or its section.
+
+A definition question is answered by the entry that defines its term: the
+first statement under a label naming it ("Rapid elasticity. Capabilities
+..."), a sentence that opens with the term and a defining verb ("X is", "X
+means", "X acts as"), most surely the first thing said under a heading that
+names the term. Other kinds are helped by a heading holding the question's
+words ("10.3.5 304 Not Modified" for "When does a server send 304?").
+``select`` adds these shares of its definition bonus to a candidate's score.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from pincite.generate.base import Passage
+from pincite.generate.layout import Role, Unit
+from pincite.generate.pool import Pool
+from pincite.generate.question import Question, QuestionKind
+from pincite.generate.words import content_stems
+
+if TYPE_CHECKING:
+    from pincite.generate.select import Scoring
+
+__all__ = ["about", "defines"]
+
+_DEFINING = re.compile(
+    r"\b(?:is|are|means?|refers?\s+to|denotes?|is\s+defined\s+as|consists?\s+of|acts?\s+as|"
+    r"serves?\s+as)\b|:\s|\s[—–]\s",
+    re.I,
+)
+_PASSIVE = re.compile(r"\s+(?:not\s+)?\w+ed\b")
+# "Thin clients are generally more flexible than thick clients": a comparison, no definition.
+_COMPARISON = re.compile(r"\s+(?:\w+ly\s+)?(?:more|less|better|worse|faster|slower)\b", re.I)
+_CONDITIONAL_START = re.compile(r"\s*(?:if|when|unless|whether|although|because|since)\b", re.I)
+# A term may carry a few words around it ("Many people telework (also known
+# as telecommuting), which is ..."), not a clause ("One of the examples of X is").
+_TERM_EXTRA_WORDS = 3
+# Kinds whose focus is the name the question holds (see ``parse_question``).
+_NAMING_KINDS = frozenset(
+    {QuestionKind.CONDITION, QuestionKind.PROCEDURE, QuestionKind.REASON, QuestionKind.OTHER}
+)
+
+
+def defines(
+    question: Question, pool: Pool, p: Passage, units: list[Unit], u: Unit, scoring: Scoring
+) -> float:
+    """How surely this unit is what the question's term is about (0 when it is not).
+
+    For a definition question: the first statement under a label naming the
+    term ("Rapid elasticity. Capabilities ..."), a sentence that opens with
+    the term and a defining verb ("X is", "X means", "X: ...", "X, which
+    is"), most surely when it is also the first thing said under a heading
+    naming the term; a heading alone names a section whose first sentence
+    need not define anything. For other kinds, half the heading's share for
+    the first statement under a heading that holds the question's words
+    ("10.3.5 304 Not Modified" for "When does a server send 304?"). Only the
+    title's own words count: the heading path of the chunk names every
+    sentence in it, not just the first.
+    """
+    title, role = _title_of(p, units, u)
+    if question.kind is not QuestionKind.DEFINITION or not question.focus:
+        if title:
+            return about(question, pool, p, title, scoring)
+        # Further into a section titled by the question's own words ("9.5 POST" for
+        # "Can a response to a POST request be cached?"), wherever the chunk begins.
+        over = (
+            p.text[units[u.title_index].start : units[u.title_index].end]
+            if (u.title_index is not None)
+            else (p.section[-1] if p.section else "")
+        )
+        if over and _within_question(question, pool, over, scoring):
+            return 0.5 * scoring.term_match
+        return 0.0
+    named = _named(question.focus, title, p, pool) if title else 0.0
+    if named < scoring.term_match:
+        named = 0.0
+    if named and (role is Role.LABEL or _only_the_term(question, title)):
+        return named  # "Rapid elasticity.", "10.3.3 302 Found"
+    opens = _opens_with_term(question, pool, p.text[u.start : u.end], scoring)
+    if opens and named:
+        return max(opens, named)
+    return max(scoring.pattern_share * opens, scoring.heading_share * named)
+
+
+def about(question: Question, pool: Pool, p: Passage, title: str, scoring: Scoring) -> float:
+    """Half the share of the question a title names: the question's words, or the name it holds."""
+    if not title:
+        return 0.0
+    m = _named(question.stems, title, p, pool)
+    if question.focus and question.kind in _NAMING_KINDS:
+        m = max(m, _named(question.focus, title, p, pool))
+    if m >= scoring.term_match:
+        return 0.5 * m
+    if _within_question(question, pool, title, scoring):
+        return 0.5 * scoring.term_match
+    return 0.0
+
+
+def _within_question(question: Question, pool: Pool, title: str, scoring: Scoring) -> bool:
+    """True for a title every word of which the question asks about ("11. Waivers.").
+
+    A section named by the question's rarer words is about what it asks,
+    even when the question also names the document ("waivers to FIPS 200").
+    """
+    own = {t for t in content_stems(title) if not t.isdigit()}
+    if not own or not own <= set(question.stems):
+        return False
+    held = [t for t in question.stems if t in pool.present]
+    return pool.match(held, own) >= scoring.topic_share
+
+
+def _named(terms: Sequence[str], title: str, p: Passage, pool: Pool) -> float:
+    """How much of ``terms`` a title names, read with the heading path above it.
+
+    "10.3.3 302 Found" under "10 Status Code Definitions" names "the 302
+    status code"; but the title itself must name part of the term, or every
+    first sentence in a section would define the section's subject.
+    """
+    own = set(content_stems(title))
+    if not pool.match(terms, own):
+        return 0.0
+    return pool.match(terms, own | set(content_stems(" ".join(p.section))))
+
+
+def _only_the_term(question: Question, title: str) -> bool:
+    """True for a title that names the asked-about term and nothing else.
+
+    "10.3.3 302 Found" is the entry for "the 302 Found status code";
+    "2.2 Remote Access Methods" is a section about more than remote access.
+    """
+    own = [t for t in content_stems(title) if not t.isdigit() or t in question.stems]
+    return all(t in question.stems for t in own)
+
+
+def _title_of(p: Passage, units: list[Unit], u: Unit) -> tuple[str, Role | None]:
+    """The title a first statement sits under, and its role; ("", None) for any other unit."""
+    if not u.first or u.title_index is None:
+        return "", None
+    t = units[u.title_index]
+    return p.text[t.start : t.end], t.role
+
+
+def _opens_with_term(question: Question, pool: Pool, sentence: str, scoring: Scoring) -> float:
+    """The focus's share of what precedes a defining verb at the sentence's start (0 if none)."""
+    head = sentence[:200]
+    verb = _DEFINING.search(head)
+    if verb is None or _PASSIVE.match(head, verb.end()) or _COMPARISON.match(head, verb.end()):
+        return 0.0
+    before = content_stems(head[: verb.start()])
+    extra = [t for t in before if t not in question.focus]
+    if len(extra) > _TERM_EXTRA_WORDS or _CONDITIONAL_START.match(head):
+        return 0.0  # "One of the examples of X is", "If the X is received"
+    m = pool.match(question.focus, set(before))
+    return m if m >= scoring.term_match else 0.0
