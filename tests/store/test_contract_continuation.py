@@ -112,3 +112,17 @@ def test_an_erased_or_other_tenants_next_chunk_is_never_brought_in(corpus: Corpu
     }
     corpus.erase(items.document_id, chunk_id=items.chunk_id)
     assert with_continuation(corpus.store, plain, 3) == plain
+
+
+def test_chunk_at_reads_one_chunk_of_a_version_by_its_place(corpus: Corpus) -> None:
+    hit = corpus.retrieve(QUESTION, k=1).hits[0].chunk
+    store = corpus.store
+    every = store.chunks("default", hit.document_id, hit.content_hash)
+    assert len(every) >= 2
+    for c in every:
+        assert store.chunk_at("default", hit.document_id, hit.content_hash, c.ordinal) == c
+    assert store.chunk_at("default", hit.document_id, hit.content_hash, len(every)) is None
+    assert store.chunk_at("default", hit.document_id, hit.content_hash, -1) is None
+    # another tenant, another version: nothing
+    assert store.chunk_at("rival", hit.document_id, hit.content_hash, 0) is None
+    assert store.chunk_at("default", hit.document_id, "0" * 64, 0) is None

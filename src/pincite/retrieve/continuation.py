@@ -64,14 +64,11 @@ def with_continuation(store: Store, result: RetrievalResult, k: int) -> Retrieva
     if not open_ended:
         return result
     h = min(open_ended, key=lambda t: t[:2])[2]
-    following = [
-        c
-        for c in store.chunks(result.tenant, h.chunk.document_id, h.chunk.content_hash)
-        if c.ordinal == h.chunk.ordinal + 1
-    ]
-    if not following or h.document.status is not DocumentStatus.LIVE:
+    nxt = store.chunk_at(
+        result.tenant, h.chunk.document_id, h.chunk.content_hash, h.chunk.ordinal + 1
+    )
+    if nxt is None or h.document.status is not DocumentStatus.LIVE:
         return result
-    nxt = following[0]
     if (
         nxt.chunk_id in {x.chunk.chunk_id for x in hits}
         or nxt.erased

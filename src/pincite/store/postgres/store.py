@@ -253,6 +253,16 @@ class PostgresStore(PostgresBatches, pending.PostgresPending, PostgresConversati
     def chunk(self, tenant: str, chunk_id: str) -> Chunk | None:
         return self.chunks_by_id(tenant, [chunk_id]).get(chunk_id)
 
+    def chunk_at(
+        self, tenant: str, document_id: str, content_hash: str, ordinal: int
+    ) -> Chunk | None:
+        found = self._query(
+            f"SELECT {rows.CHUNK_COLUMNS} FROM chunks WHERE tenant = %s AND document_id = %s"
+            " AND content_hash = %s AND ordinal = %s",
+            (tenant, document_id, content_hash, ordinal),
+        )
+        return rows.chunk(found[0]) if found else None
+
     def chunks_by_id(self, tenant: str, chunk_ids: Sequence[str]) -> dict[str, Chunk]:
         found = self._query(
             f"SELECT {rows.CHUNK_COLUMNS} FROM chunks WHERE tenant = %s AND chunk_id = ANY(%s)",

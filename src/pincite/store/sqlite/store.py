@@ -271,6 +271,16 @@ class SQLiteStore(SQLiteSearch, SQLitePending, SQLiteConversations):
     def chunk(self, tenant: str, chunk_id: str) -> Chunk | None:
         return self.chunks_by_id(tenant, [chunk_id]).get(chunk_id)
 
+    def chunk_at(
+        self, tenant: str, document_id: str, content_hash: str, ordinal: int
+    ) -> Chunk | None:
+        rows = self._query(
+            f"SELECT {CHUNK_COLUMNS} FROM chunks WHERE tenant = ? AND document_id = ?"
+            " AND content_hash = ? AND ordinal = ?",
+            (tenant, document_id, content_hash, ordinal),
+        )
+        return read_chunk(rows[0]) if rows else None
+
     def chunks_by_id(self, tenant: str, chunk_ids: Sequence[str]) -> dict[str, Chunk]:
         out: dict[str, Chunk] = {}
         for batch in batches(list(dict.fromkeys(chunk_ids))):
