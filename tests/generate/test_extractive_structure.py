@@ -680,3 +680,11 @@ def test_a_section_number_is_no_page_count() -> None:
     toc = passage(1, "Contents\n\n5.2 Web Pages\n\nA web server serves pages to its users.")
     generation = generate("How many pages is the web server guide?", toc)
     assert all("5.2 Web Pages" not in c.text for c in generation.claims)
+
+
+def test_how_a_question_points_at_the_paper_is_not_asked_of_the_sentence() -> None:
+    q = parse_question("Which dataset do they use in this paper?")
+    assert q.stems == (stem("dataset"),)
+    assert stem("author") not in parse_question("What baselines do the authors compare?").stems
+    # "use" stays where it is what is asked about
+    assert stem("use") in parse_question("Who may use the NIST definition?").stems

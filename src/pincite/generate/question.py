@@ -166,6 +166,13 @@ _TEMPLATE = frozenset(content_stems("mean meaning meant define definition stand 
 _PERMISSION = re.compile(r"^(?:is|was)\s+it\s+(?:ok|okay|alright|fine)\s+(?:to|if)\b", re.I)
 _CONVERSATIONAL = frozenset(content_stems("ok okay let"))
 _PLEASE = frozenset(content_stems("please"))
+# How a question about a paper points at it ("in this work", "the authors", "do
+# they use", "is used"): the paper need not repeat it in the sentence that answers.
+_SELF_REFERENCE = re.compile(
+    r"\b(?:in|of|by|from|for)\s+(?:this|the)\s+(?:paper|work|study|article)\b"
+    r"|\bthe\s+authors?\b|\b(?:do|does|did)\s+(?:they|it)\s+use\b|\b(?:is|are|was|were)\s+used\b",
+    re.I,
+)
 
 
 # The words naming the kind of quantity asked for ("what date", "number of pages").
@@ -211,7 +218,7 @@ def parse_question(text: str) -> Question:
 
 def _parse(q: str) -> Question:
     asking = _TEMPLATE | _PLEASE | (_CONVERSATIONAL if _PERMISSION.match(q) else frozenset())
-    stems = tuple(s for s in content_stems(q) if s not in asking)
+    stems = tuple(s for s in content_stems(_SELF_REFERENCE.sub(" ", q)) if s not in asking)
     yes_no = _YES_NO.match(q) is not None and _HOW_QUANTITY.search(q) is None
     asks_number = _NUMBER.search(_EMBEDDED_QUANTITY.sub(" ", q)) and not yes_no
     if asks_number and not asks_outcome(q):
