@@ -19,6 +19,7 @@ from pincite.store.postgres import erase, pending, rows, search, write
 from pincite.store.postgres.batches import PostgresBatches
 from pincite.store.postgres.conversations import PostgresConversations
 from pincite.store.postgres.index import Delta, index, unindex
+from pincite.store.postgres.matrices import PostgresMatrices
 from pincite.store.postgres.migrations import (
     HNSW_MAX_DIM,
     dense_index_dims,
@@ -41,7 +42,9 @@ MAX_SCAN_TUPLES = 50_000
 # are read by position: the case-changed SQL strings that keep their `%s` placeholders
 # and quoted "C" as they are (an uppercased `%S` is refused by psycopg and dies).
 # benchmarks/mutation.sh lists them, as it counts apart only strings with no `%` or quote.
-class PostgresStore(PostgresBatches, pending.PostgresPending, PostgresConversations):
+class PostgresStore(
+    PostgresBatches, pending.PostgresPending, PostgresMatrices, PostgresConversations
+):
     """Store of record and search engine on PostgreSQL with pgvector (>= 0.8).
 
     One connection, used by one thread at a time; open one store per worker
@@ -354,39 +357,6 @@ class PostgresStore(PostgresBatches, pending.PostgresPending, PostgresConversati
                 conn, tenant, vector, k, documents, indexed=indexed, exact_limit=limit
             )
         )
-
-    def dense_index(self, tenant: str) -> DenseIndex:
-        with self._lock:
-            generation = self._generation(tenant)
-            cached = self._dense.get(tenant)
-            if cached is not None and cached[0] == generation:
-                return cached[1]
-            found = self._query(
-                "SELECT chunk_id, document_id, embedding FROM chunks WHERE tenant = %s"
-                " AND searchable AND embedding IS NOT NULL ORDER BY id",
-                (tenant,),
-            )
-            dense = DenseIndex(
-                tuple(r[0] for r in found), tuple(r[1] for r in found), rows.stack(found, 2)
-            )
-            self._dense[tenant] = (generation, dense)
-            return dense
-
-    def routing_index(self, tenant: str) -> RoutingIndex:
-        with self._lock:
-            generation = self._generation(tenant)
-            cached = self._routing.get(tenant)
-            if cached is not None and cached[0] == generation:
-                return cached[1]
-            found = self._query(
-                "SELECT r.document_id, r.embedding FROM routing AS r JOIN documents AS d"
-                " ON d.tenant = r.tenant AND d.document_id = r.document_id"
-                " WHERE r.tenant = %s AND d.status = 'live' ORDER BY r.document_id COLLATE \"C\"",
-                (tenant,),
-            )
-            routing = RoutingIndex(tuple(r[0] for r in found), rows.stack(found, 1))
-            self._routing[tenant] = (generation, routing)
-            return routing
 
     def replace_vectors(
         self,
