@@ -10,36 +10,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from extractive_helpers import HASH, best, generate, passage
+
 from pincite.generate.base import Generation, Passage
 from pincite.generate.cues import kind_cue
 from pincite.generate.extractive import ExtractiveConfig, ExtractiveGenerator
 from pincite.generate.question import QuestionKind, parse_question
 from pincite.generate.select import Scoring
 from pincite.generate.words import stem
-
-HASH = "0123456789abcdef"
-
-
-def passage(number: int, text: str, *, start: int = 0, section: tuple[str, ...] = ()) -> Passage:
-    return Passage(
-        number=number,
-        text=text,
-        title="Doc",
-        evidence_id=f"ev1:c:doc-{number}:{HASH}:chunk-{number}",
-        version=HASH,
-        start=start,
-        section=section,
-    )
-
-
-def generate(question: str, *passages: Passage) -> Generation:
-    """The answer with no refusal threshold: what ranks first, whatever its score."""
-    generator = ExtractiveGenerator(config=ExtractiveConfig(threshold_lexical=-1.0))
-    return generator.generate(question, passages)
-
-
-def best(question: str, *passages: Passage) -> str:
-    return generate(question, *passages).claims[0].text
 
 
 def assert_pinned(generation: Generation, passages: list[Passage]) -> None:

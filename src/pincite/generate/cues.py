@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 
 from pincite.generate.question import Question, QuestionKind, asks_outcome
+from pincite.generate.words import stem
 
-__all__ = ["kind_cue", "states_expected"]
+__all__ = ["counts_asked", "kind_cue", "states_expected"]
 
 _NUMBERISH = re.compile(
     r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|hundred|thousand|million|"
@@ -73,6 +74,7 @@ _REFERENCE = re.compile(
     re.I,
 )
 _COUNT = re.compile(r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b", re.I)
+_WORD = re.compile(r"\w+")
 _OPENS_WITH_CONDITION = re.compile(
     r"\s*(?:[-−•]\s*)?(?:if|when|whenever|once|upon|unless|in\s+case|after)\b", re.I
 )
@@ -116,6 +118,33 @@ def _announces_count(question: Question, text: str) -> bool:
     counts = {m.group().casefold() for m in _COUNT.finditer(question.text)}
     for m in _COUNT.finditer(text):
         if m.group().casefold() in counts and ":" in text[m.end() :]:
+            return True
+    return False
+
+
+# "How many categories of client devices ...?": the thing counted.
+_HOW_MANY = re.compile(r"\bhow\s+many\s+(?:different\s+|distinct\s+|separate\s+)?([a-z]\w+)", re.I)
+
+
+def counts_asked(question: Question, text: str) -> bool:
+    """True when ``text`` counts what a "how many X" question asks about.
+
+    "There are seven categories of client devices" answers "How many
+    categories of client devices are there?": a count, then the counted word
+    within three words of it. A count the question itself states is no answer.
+    """
+    if question.kind is not QuestionKind.NUMBER:
+        return False
+    asked = _HOW_MANY.search(question.text)
+    if asked is None:
+        return False
+    counted = stem(asked[1].casefold())
+    own = {m.group().casefold() for m in _COUNT.finditer(question.text)}
+    for m in _COUNT.finditer(text):
+        if m.group().casefold() in own:
+            continue
+        after = _WORD.findall(text[m.end() : m.end() + 60])[:4]
+        if any(stem(w.casefold()) == counted for w in after):
             return True
     return False
 

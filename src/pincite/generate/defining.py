@@ -31,6 +31,10 @@ _DEFINING = re.compile(
     r"serves?\s+as)\b|:\s|\s[—–]\s",
     re.I,
 )
+# "VPN clients can be configured to be thin, which means that the client uses ...".
+_WHICH_MEANS = re.compile(r",\s+which\s+means\b", re.I)
+# The term a sentence defines, in quotes: 'A "tunnel" acts as', '“Agency” means'.
+_QUOTED = re.compile(r"[\"“‘']([^\"”’']{1,60})[\"”’']")
 _PASSIVE = re.compile(r"\s+(?:not\s+)?\w+ed\b")
 # "Thin clients are generally more flexible than thick clients": a comparison, no definition.
 _COMPARISON = re.compile(r"\s+(?:\w+ly\s+)?(?:more|less|better|worse|faster|slower)\b", re.I)
@@ -81,7 +85,7 @@ def defines(
         return named  # "Rapid elasticity.", "10.3.3 302 Found"
     opens = _opens_with_term(question, pool, p.text[u.start : u.end], scoring)
     if opens and named:
-        return max(opens, named)
+        return max(min(opens, 1.0), named)
     return max(scoring.pattern_share * opens, scoring.heading_share * named)
 
 
@@ -144,8 +148,18 @@ def _title_of(p: Passage, units: list[Unit], u: Unit) -> tuple[str, Role | None]
 
 
 def _opens_with_term(question: Question, pool: Pool, sentence: str, scoring: Scoring) -> float:
-    """The focus's share of what precedes a defining verb at the sentence's start (0 if none)."""
+    """The focus's share of what precedes a defining verb at the sentence's start (0 if none).
+
+    A term the sentence puts in quotes ('A "tunnel" acts as ...') is the one it
+    defines: its share counts whole, as a label's would (``defines`` scales the
+    rest by the pattern share). So does "X ..., which means that ...".
+    """
     head = sentence[:200]
+    means = _WHICH_MEANS.search(head)
+    if means is not None:
+        m = pool.match(question.focus, set(content_stems(head[: means.start()])))
+        if m >= scoring.term_match:
+            return m
     verb = _DEFINING.search(head)
     if verb is None or _PASSIVE.match(head, verb.end()) or _COMPARISON.match(head, verb.end()):
         return 0.0
@@ -154,4 +168,9 @@ def _opens_with_term(question: Question, pool: Pool, sentence: str, scoring: Sco
     if len(extra) > _TERM_EXTRA_WORDS or _CONDITIONAL_START.match(head):
         return 0.0  # "One of the examples of X is", "If the X is received"
     m = pool.match(question.focus, set(before))
-    return m if m >= scoring.term_match else 0.0
+    if m < scoring.term_match:
+        return 0.0
+    quoted = _QUOTED.search(head[: verb.start()])
+    if quoted is not None and pool.match(question.focus, set(content_stems(quoted[1]))) >= m:
+        return m / scoring.pattern_share  # the whole bonus, as a label naming the term
+    return m

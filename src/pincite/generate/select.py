@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pincite.generate.base import Passage
-from pincite.generate.cues import kind_cue, states_expected
+from pincite.generate.cues import counts_asked, kind_cue, states_expected
 from pincite.generate.defining import about, defines
 from pincite.generate.layout import Role, Unit, layout
 from pincite.generate.lists import run
@@ -48,6 +48,9 @@ class Scoring:
     definition_bonus: float = 0.5
     # Added for a sentence carrying what the question's kind asks for.
     cue_bonus: float = 0.08
+    # Share of the definition bonus for a sentence that counts what a "how many X"
+    # question asks about ("There are seven categories of client devices").
+    count_share: float = 0.5
     # Taken from a sentence that lacks the duration, date or amount a number
     # question asks for ("How many seconds ...?" answered with no time at all).
     type_penalty: float = 0.1
@@ -173,6 +176,8 @@ def candidates(
             base = coverage
         cue = 1.0 if kind_cue(question, text, asked) else 0.0
         score = base + scoring.definition_bonus * definition + scoring.cue_bonus * cue
+        if counts_asked(question, text):
+            score += scoring.definition_bonus * scoring.count_share
         if question.expects is not None and not cue:
             score -= scoring.type_penalty
         if role is Role.FOOTNOTE:

@@ -1,0 +1,69 @@
+"""The extractive generator reading how a sentence answers: a quoted or "which means"
+definition, a count of what a "how many" question asks about.
+
+Passages from the shapes of ../shared/data/documents (RFC 2616, SP 800-46r2);
+lexical scoring only, so each outcome follows from the text and the rules.
+Each test failed on the answerer before the rule it names was read.
+"""
+
+from __future__ import annotations
+
+from extractive_helpers import best, passage
+
+from pincite.generate.cues import counts_asked
+from pincite.generate.question import parse_question
+
+
+def test_a_quoted_term_is_the_one_its_sentence_defines() -> None:
+    # RFC 2616's terminology section quotes the term it defines; section 1.4
+    # mentions a tunnel in passing with the same opening words.
+    overview = passage(
+        1,
+        "A tunnel acts as a relay point between two connections without changing the "
+        "messages; tunnels are used when the communication needs to pass through an "
+        "intermediary.",
+    )
+    terminology = passage(
+        2,
+        'A "tunnel" acts as a blind relay between two connections without changing the messages.',
+    )
+    assert best("What is a tunnel in HTTP?", overview, terminology).startswith('A "tunnel"')
+
+
+def test_which_means_defines_the_term_before_it() -> None:
+    aside = passage(
+        1,
+        "With a thin VPN client, the organization has considerably less control over the "
+        "remote access environment as compared to a thick client.",
+    )
+    entry = passage(
+        2,
+        "However, many VPN clients can also be configured to be thin, which means that the "
+        "client uses a common application already present on the telework device, such as a "
+        "web browser.",
+    )
+    answer = best("what's a thin VPN client", aside, entry)
+    assert "which means that the client uses a common application" in answer
+
+
+def test_a_sentence_counting_what_is_asked_answers_how_many() -> None:
+    aside = passage(1, "For example, the access tier table lists 2 applications per user.")
+    table = passage(
+        2,
+        "There are seven categories of client devices: government-furnished equipment (GFE) "
+        "in the office, GFE in telework, BYOD in the office, BYOD in telework, contractor "
+        "devices in the office, contractor devices in telework, and public devices.",
+    )
+    q = "In the example access tier table, how many categories of client devices are there?"
+    assert best(q, aside, table).startswith("There are seven categories of client devices")
+
+
+def test_a_count_the_question_states_is_no_answer_to_how_many() -> None:
+    q = parse_question(
+        "Of the 7 categories of client devices, how many categories are in telework?"
+    )
+    assert not counts_asked(q, "There are 7 categories of client devices.")
+    assert counts_asked(q, "Three categories are used in telework.")
+    assert not counts_asked(
+        parse_question("What are the categories of devices?"), "Seven categories."
+    )
