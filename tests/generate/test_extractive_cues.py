@@ -67,3 +67,26 @@ def test_a_count_the_question_states_is_no_answer_to_how_many() -> None:
     assert not counts_asked(
         parse_question("What are the categories of devices?"), "Seven categories."
     )
+
+
+def test_a_lead_in_naming_the_question_opens_no_answer_to_a_where_question() -> None:
+    methods = passage(
+        2,
+        "Placing the remote access server at the network perimeter differs by method:\n\n"
+        "- Tunneling gives administrators sufficient control.\n"
+        "- Portals run the application client software themselves.\n",
+    )
+    advice = passage(
+        1,
+        "Therefore, organizations should place remote access servers at the network perimeter "
+        "unless there are compelling security reasons to do otherwise.",
+    )
+    # Equal words: the lead-in's run may not outrank the advice by naming the question.
+    answer = best("Where should remote access servers be placed on the network?", advice, methods)
+    assert answer.startswith("Therefore, organizations should place remote access servers")
+
+
+def test_what_plurals_were_used_asks_for_a_list() -> None:
+    assert parse_question("What baselines were used in this work?").kind == "list"
+    assert parse_question("What datasets are used?").focus == ("dataset",)
+    assert parse_question("What class are they in?").kind != "list"  # no plural asked for

@@ -88,13 +88,14 @@ _LIST = [
     ),
     re.compile(r"^(?:list|name|enumerate)\s+(?:all\s+)?(?:the\s+)?(?P<x>.+?)" + _END, re.I),
     re.compile(r"^what\s+(?P<x>(?:\w+\s+){0,2}\w+)\s+(?:are\s+there|exist)\b.*" + _END, re.I),
-    # "What factors should an organization weigh ...?": a plural asked for, then its verb.
+    # "What factors should an organization weigh ...?", "What baselines were used?": a
+    # plural asked for, then its verb.
     # Not "What does TLS do?" or "What status ...": a lower-case plural (not -is, -ss, -us),
     # and no auxiliary opens it.
     re.compile(
         r"^what\s+(?!(?:does|do|did|is|are|was|were|has|have)\b)"
         r"(?P<x>(?:\w+\s+){0,2}(?-i:[a-z]*[a-hj-rtv-z]s))\s+(?:should|must|can|could|do|does|did|"
-        r"will|would|may|might)\b.*" + _END,
+        r"will|would|may|might|are|were)\b.*" + _END,
         re.I,
     ),
 ]

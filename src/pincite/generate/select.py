@@ -105,6 +105,12 @@ _POINTER = re.compile(
     r"\b(?:share|shares|have|has|with)\s+(?:this|these|that|those)\s+"
     r"(?!(?:document|section|publication|guide|specification|standard|chapter)s?\b)([a-z]\w+)\b"
 )
+# Kinds a lead-in's items answer: conditions, steps, reasons, members of a list.
+# "Where should servers be placed?" is no request for "The value of placing the
+# server ... differs for the four types of remote access methods:" and its items.
+_RUN_KINDS = frozenset(
+    {QuestionKind.LIST, QuestionKind.CONDITION, QuestionKind.PROCEDURE, QuestionKind.REASON}
+)
 _CLAIMABLE = frozenset({Role.STATEMENT, Role.ITEM, Role.FOOTNOTE})
 # Lines that may state a date or a size outside any sentence (``_record``).
 _RECORD_ROLES = frozenset({Role.HEADING, Role.FRAGMENT})
@@ -135,7 +141,9 @@ def candidates(
                 leadin_run = run(p, units, i, pool, scoring.run_items)
                 if leadin_run:
                     # The lead-in is its items' title: "The potential impact is LOW if—".
-                    titled = about(question, pool, p, p.text[u.start : u.end], scoring)
+                    titled = 0.0
+                    if question.kind in _RUN_KINDS:
+                        titled = about(question, pool, p, p.text[u.start : u.end], scoring)
                     drafts.append((leadin_run, leadin_run, title, titled, Role.ITEM))
                 continue
             record = _record(question, p, units, i)
