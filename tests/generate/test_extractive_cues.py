@@ -90,3 +90,17 @@ def test_what_plurals_were_used_asks_for_a_list() -> None:
     assert parse_question("What baselines were used in this work?").kind == "list"
     assert parse_question("What datasets are used?").focus == ("dataset",)
     assert parse_question("What class are they in?").kind != "list"  # no plural asked for
+
+
+def test_a_question_about_what_the_authors_did_prefers_their_own_words() -> None:
+    related = passage(
+        1,
+        "Previous work compares summarization models against the lead baseline on news data.",
+    )
+    own = passage(
+        2, "We compare our summarization model against two baselines: Lead-3 and TextRank."
+    )
+    question = "Which baselines do they compare their summarization model against?"
+    assert best(question, related, own).startswith("We compare our summarization model")
+    # The same sentences, asked about nobody in particular: no first-person preference.
+    assert not parse_question("Which baselines compare summarization models?").asks_authors

@@ -13,7 +13,7 @@ import re
 from pincite.generate.question import Question, QuestionKind, asks_outcome
 from pincite.generate.words import stem
 
-__all__ = ["counts_asked", "kind_cue", "states_expected"]
+__all__ = ["counts_asked", "kind_cue", "speaks_as_authors", "states_expected"]
 
 _NUMBERISH = re.compile(
     r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|hundred|thousand|million|"
@@ -147,6 +147,18 @@ def counts_asked(question: Question, text: str) -> bool:
         if any(stem(w.casefold()) == counted for w in after):
             return True
     return False
+
+
+_FIRST_PERSON = re.compile(r"\b(?:we|our|us)\b", re.I)
+
+
+def speaks_as_authors(question: Question, text: str) -> bool:
+    """True when a question about what the authors did meets a sentence in which they say it.
+
+    "What baselines do they use?" is answered by "We compare against ...", not by
+    a sentence about baselines in general or in others' work.
+    """
+    return question.asks_authors and _FIRST_PERSON.search(text) is not None
 
 
 def states_expected(question: Question, text: str) -> bool:

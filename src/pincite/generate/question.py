@@ -45,6 +45,9 @@ class Question:
     # Names holding a digit that may name a document ("revision 1", "rfc 7230",
     # "sp 800-46 revision 2"), case-folded.
     names: tuple[str, ...] = ()
+    # True when the question asks what a document's authors did ("What datasets do
+    # they use?", "in this work", "the authors"): papers answer in the first person.
+    asks_authors: bool = False
 
 
 _ARTICLE = r"(?:(?:a|an|the)\s+)?"
@@ -175,6 +178,8 @@ _SELF_REFERENCE = re.compile(
     re.I,
 )
 
+# "What do they compare against?", "How big is their dataset?": the authors, unnamed.
+_THEY = re.compile(r"\b(?:they|their)\b", re.I)
 
 # The words naming the kind of quantity asked for ("what date", "number of pages").
 _QUANTITY_WORDS = {
@@ -214,7 +219,8 @@ def asks_outcome(text: str) -> bool:
 def parse_question(text: str) -> Question:
     """The question's kind and focus, read from its wording alone."""
     q = _CONTRACTION.sub(lambda m: m[1] + " is", " ".join(text.split()))
-    return replace(_parse(q), names=_digit_names(q))
+    authors = _SELF_REFERENCE.search(q) is not None or _THEY.search(q) is not None
+    return replace(_parse(q), names=_digit_names(q), asks_authors=authors)
 
 
 def _parse(q: str) -> Question:
