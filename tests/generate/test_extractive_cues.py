@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from extractive_helpers import best, passage
 
-from pincite.generate.cues import counts_asked
+from pincite.generate.cues import counts_asked, kind_cue
 from pincite.generate.question import parse_question
 
 
@@ -104,3 +104,14 @@ def test_a_question_about_what_the_authors_did_prefers_their_own_words() -> None
     assert best(question, related, own).startswith("We compare our summarization model")
     # The same sentences, asked about nobody in particular: no first-person preference.
     assert not parse_question("Which baselines compare summarization models?").asks_authors
+
+
+def test_the_asked_for_noun_introducing_its_members_is_a_list_cue() -> None:
+    q = parse_question("What argument components does the corpus annotate?")
+    assert kind_cue(
+        q, "It contains five argument components, namely claim, premise and backing.", set()
+    )
+    assert kind_cue(q, "Two argument components (Table 2): claim and premise.", set())
+    assert not kind_cue(q, "The corpus annotates argument components for each document.", set())
+    # The noun asked for must be the one introducing them, not another.
+    assert not kind_cue(q, "Two corpora, namely Web and News, are annotated.", set())

@@ -102,7 +102,9 @@ def kind_cue(question: Question, text: str, asked: set[str]) -> bool:
         # "What happens when ...?": the sentence that opens with a condition
         # and goes on to its consequence, not one that mentions "when" in passing.
         return _OPENS_WITH_CONDITION.match(text) is not None
-    if kind is QuestionKind.LIST and _announces_count(question, text):
+    if kind is QuestionKind.LIST and (
+        _announces_count(question, text) or _introduces_members(question, text)
+    ):
         return True
     if kind is not QuestionKind.NUMBER:
         return cue_re.search(text) is not None
@@ -110,6 +112,21 @@ def kind_cue(question: Question, text: str, asked: set[str]) -> bool:
         return states_expected(question, text)
     stated = _REFERENCE.sub(" ", text)
     return any(m.group().casefold() not in asked for m in _NUMBER_CUE.finditer(stated))
+
+
+# A noun, then what introduces its members: "five datasets: (1) ...", "two rule-based
+# baselines: Unif and Stopword", "argument components, namely claim, premise, ...".
+_INTRODUCED = re.compile(
+    r"(\w+)(?:\s*\([^)]{0,40}\))?\s*(?::|,?\s+(?:namely|such\s+as|including)\b)"
+)
+
+
+def _introduces_members(question: Question, text: str) -> bool:
+    """True when the noun a list question asks for is followed by its members."""
+    if not question.focus:
+        return False
+    head = question.focus[-1]
+    return any(stem(m[1].casefold()) == head for m in _INTRODUCED.finditer(text))
 
 
 def _announces_count(question: Question, text: str) -> bool:
