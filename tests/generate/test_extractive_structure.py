@@ -430,6 +430,31 @@ def test_a_cover_page_line_answers_a_date_question_about_its_document() -> None:
     assert all("September 2011" not in c.text for c in other.claims)
 
 
+def test_a_cover_page_date_reads_the_line_below_that_names_the_asked_event() -> None:
+    cover = Passage(
+        number=1,
+        text=(
+            "Federal Information Processing Standards 200\n"
+            "March 9, 2006\n\n"
+            "Announcing the Standard for\n"
+            "Minimum Security Requirements for\n\n"
+            "Federal Information Processing Standards Publications are issued by NIST."
+        ),
+        title="FIPS 200, Minimum Security Requirements",
+        evidence_id=f"ev1:c:doc-1:{HASH}:chunk-1",
+        version=HASH,
+        start=0,
+    )
+    generation = generate("On what date was FIPS 200 announced?", cover)
+    assert generation.claims[0].text == (
+        "Federal Information Processing Standards 200 March 9, 2006 Announcing the Standard for"
+    )
+    assert_pinned(generation, [cover])
+    # Asked about no announcement, the line below is not quoted.
+    issued = generate("On what date was FIPS 200 issued?", cover)
+    assert issued.claims[0].text == "Federal Information Processing Standards 200 March 9, 2006"
+
+
 def test_how_a_question_is_asked_is_not_what_it_asks_about() -> None:
     q = parse_question("Is it OK to let teleworkers use RDP to reach their office PCs?")
     assert stem("ok") not in q.stems and stem("let") not in q.stems

@@ -211,7 +211,9 @@ def _record(question: Question, p: Passage, units: list[Unit], i: int) -> tuple[
     pages (September 2011)" under "Special Publication 800-145", "4/27/2012
     Editorial Corrected page number ..." under its table's header row). The
     line is quoted with the heading line right above it, which says whose
-    date or size it is. None for any other unit.
+    date or size it is, and with the heading line below it when that one
+    holds words of the question ("Announcing the Standard for" under "March
+    9, 2006"). None for any other unit.
     """
     u = units[i]
     if u.role not in _RECORD_ROLES or question.expects not in _RECORD_EXPECTS:
@@ -221,13 +223,23 @@ def _record(question: Question, p: Passage, units: list[Unit], i: int) -> tuple[
         return None  # "5.2 Web Pages" numbers a section; it counts no pages
     if not states_expected(question, line):
         return None
-    start = u.start
+    start, end = u.start, u.end
     if u.title_index == i - 1:
         above = units[i - 1]
         gap = p.text[above.end : u.start]
         if "\n\n" not in gap and len(p.text[above.start : above.end].split()) <= _RECORD_WORDS:
             start = above.start
-    return ((p, start, u.end),)
+    if i + 1 < len(units) and units[i + 1].role is Role.HEADING:
+        # "March 9, 2006\n\nAnnouncing the Standard for": the line below says what the
+        # date is of, when it holds words of the question the lines above lack.
+        below = units[i + 1]
+        told = p.text[below.start : below.end]
+        gap = p.text[u.end : below.start]
+        said = set(content_stems(p.text[start:end]))
+        new = set(content_stems(told)) & set(question.stems) - said
+        if new and gap.count("\n") <= 2 and len(told.split()) <= _RECORD_WORDS:
+            end = below.end
+    return ((p, start, end),)
 
 
 def _named_documents(question: Question, passages: Sequence[Passage]) -> frozenset[int]:
