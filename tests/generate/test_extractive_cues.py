@@ -115,3 +115,9 @@ def test_the_asked_for_noun_introducing_its_members_is_a_list_cue() -> None:
     assert not kind_cue(q, "The corpus annotates argument components for each document.", set())
     # The noun asked for must be the one introducing them, not another.
     assert not kind_cue(q, "Two corpora, namely Web and News, are annotated.", set())
+
+
+def test_a_count_far_from_the_counted_word_counts_nothing() -> None:
+    q = parse_question("How many species of trees are there?")
+    assert counts_asked(q, "It has three large tree species.")
+    assert not counts_asked(q, "One in five of all the bird species live here.")

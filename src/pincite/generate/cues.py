@@ -148,7 +148,8 @@ def counts_asked(question: Question, text: str) -> bool:
 
     "There are seven categories of client devices" answers "How many
     categories of client devices are there?": a count, then the counted word
-    within three words of it. A count the question itself states is no answer.
+    with at most two words between ("three large public parks"; not "one in
+    five of all the bird species"). A count the question itself states is no answer.
     """
     if question.kind is not QuestionKind.NUMBER:
         return False
@@ -160,7 +161,7 @@ def counts_asked(question: Question, text: str) -> bool:
     for m in _COUNT.finditer(text):
         if m.group().casefold() in own:
             continue
-        after = _WORD.findall(text[m.end() : m.end() + 60])[:4]
+        after = _WORD.findall(text[m.end() : m.end() + 60])[:3]
         if any(stem(w.casefold()) == counted for w in after):
             return True
     return False
