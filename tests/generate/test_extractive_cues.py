@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from extractive_helpers import best, passage
 
-from pincite.generate.cues import counts_asked, kind_cue
+from pincite.generate.cues import counts_asked, kind_cue, speaks_as_authors
 from pincite.generate.question import parse_question
 
 
@@ -98,12 +98,21 @@ def test_a_question_about_what_the_authors_did_prefers_their_own_words() -> None
         "Previous work compares summarization models against the lead baseline on news data.",
     )
     own = passage(
-        2, "We compare our summarization model against two baselines: Lead-3 and TextRank."
+        2, "We compare our summarization model against the Lead-3 and TextRank baselines."
     )
     question = "Which baselines do they compare their summarization model against?"
     assert best(question, related, own).startswith("We compare our summarization model")
-    # The same sentences, asked about nobody in particular: no first-person preference.
-    assert not parse_question("Which baselines compare summarization models?").asks_authors
+    # Asked about nobody in particular, no first-person preference; "US" is no "us".
+    for question in (
+        "Which baselines compare summarization models?",
+        "Which port is used for HTTPS?",
+        "What should teleworkers do if their laptop is lost?",
+    ):
+        assert not parse_question(question).asks_authors, question
+    assert parse_question("What dataset was used?").asks_authors
+    about_them = parse_question("What datasets do they use?")
+    assert speaks_as_authors(about_them, "Let us note that two datasets are used.")
+    assert not speaks_as_authors(about_them, "Datasets from the US are used.")
 
 
 def test_the_asked_for_noun_introducing_its_members_is_a_list_cue() -> None:
@@ -121,3 +130,39 @@ def test_a_count_far_from_the_counted_word_counts_nothing() -> None:
     q = parse_question("How many species of trees are there?")
     assert counts_asked(q, "It has three large tree species.")
     assert not counts_asked(q, "One in five of all the bird species live here.")
+
+
+def test_an_apostrophe_quotes_no_term() -> None:
+    # Both open with the term and a defining verb; only a real quote would lift one.
+    entry = passage(1, "A proxy is an intermediary program which acts as a server and a client.")
+    cache = passage(2, "The user's proxy's cache acts as a store of responses.")
+    assert best("What is a proxy?", entry, cache).startswith("A proxy is an intermediary")
+
+
+def test_which_means_after_a_long_clause_or_a_condition_defines_nothing() -> None:
+    entry = passage(1, "A thin client is a device that depends on a server for its applications.")
+    for aside in (
+        "Many agencies that issue laptops to staff working at home also permit a thin client, "
+        "which means that users cannot connect.",
+        "When a thin client is used, which means that the browser is the client, data stays "
+        "on the server.",
+    ):
+        assert best("What is a thin client?", passage(2, aside), entry).startswith(
+            "A thin client is a device"
+        ), aside
+
+
+def test_counts_read_as_numbers_and_references_count_nothing() -> None:
+    q = parse_question("How many of the categories of client devices are there?")
+    assert not counts_asked(q, "Two of the devices are shown.")
+    assert counts_asked(q, "There are two categories.")
+    table = parse_question("How many categories of client devices are there?")
+    assert not counts_asked(table, "Table 2 lists the categories of client devices.")
+    seven = parse_question("Of the seven categories, how many categories are remote?")
+    assert not counts_asked(seven, "There are 7 categories.")
+
+
+def test_what_happens_and_what_should_questions_are_no_lists() -> None:
+    assert parse_question("What happens when certificates are revoked?").kind == "condition"
+    assert parse_question("What should teleworkers do if their laptop is lost?").kind != "list"
+    assert parse_question("What factors should an organization weigh?").kind == "list"

@@ -117,7 +117,7 @@ def kind_cue(question: Question, text: str, asked: set[str]) -> bool:
 # A noun, then what introduces its members: "five datasets: (1) ...", "two rule-based
 # baselines: Unif and Stopword", "argument components, namely claim, premise, ...".
 _INTRODUCED = re.compile(
-    r"(\w+)(?:\s*\([^)]{0,40}\))?\s*(?::|,?\s+(?:namely|such\s+as|including)\b)"
+    r"\b(\w+)(?:\s*\([^)]{0,40}\))?\s*(?::|,?\s+(?:namely|such\s+as|including)\b)"
 )
 
 
@@ -140,7 +140,29 @@ def _announces_count(question: Question, text: str) -> bool:
 
 
 # "How many categories of client devices ...?": the thing counted.
-_HOW_MANY = re.compile(r"\bhow\s+many\s+(?:different\s+|distinct\s+|separate\s+)?([a-z]\w+)", re.I)
+_HOW_MANY = re.compile(
+    r"\bhow\s+many\s+(?:(?:of|the|these|those|different|distinct|separate)\s+)*([a-z]\w+)", re.I
+)
+_COUNT_WORDS = {
+    w: str(n)
+    for n, w in enumerate(
+        (
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+        )
+    )
+}
 
 
 def counts_asked(question: Question, text: str) -> bool:
@@ -157,17 +179,19 @@ def counts_asked(question: Question, text: str) -> bool:
     if asked is None:
         return False
     counted = stem(asked[1].casefold())
-    own = {m.group().casefold() for m in _COUNT.finditer(question.text)}
-    for m in _COUNT.finditer(text):
-        if m.group().casefold() in own:
+    own = {_as_digits(m.group()) for m in _COUNT.finditer(question.text)}
+    stated = _REFERENCE.sub(" ", text)  # "Table 2 lists the categories" counts none
+    for m in _COUNT.finditer(stated):
+        if _as_digits(m.group()) in own:
             continue
-        after = _WORD.findall(text[m.end() : m.end() + 60])[:3]
+        after = _WORD.findall(stated[m.end() : m.end() + 60])[:3]
         if any(stem(w.casefold()) == counted for w in after):
             return True
     return False
 
 
-_FIRST_PERSON = re.compile(r"\b(?:we|our|us)\b", re.I)
+# "We", "our", "us"; not "US" (the country, "US-CERT").
+_FIRST_PERSON = re.compile(r"\b(?i:we|our)\b|\bus\b")
 
 
 def speaks_as_authors(question: Question, text: str) -> bool:
@@ -177,6 +201,11 @@ def speaks_as_authors(question: Question, text: str) -> bool:
     a sentence about baselines in general or in others' work.
     """
     return question.asks_authors and _FIRST_PERSON.search(text) is not None
+
+
+def _as_digits(count: str) -> str:
+    """ "Seven" and "7" as one count."""
+    return _COUNT_WORDS.get(count.casefold(), count)
 
 
 def states_expected(question: Question, text: str) -> bool:

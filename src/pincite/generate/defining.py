@@ -34,7 +34,7 @@ _DEFINING = re.compile(
 # "VPN clients can be configured to be thin, which means that the client uses ...".
 _WHICH_MEANS = re.compile(r",\s+which\s+means\b", re.I)
 # The term a sentence defines, in quotes: 'A "tunnel" acts as', '“Agency” means'.
-_QUOTED = re.compile(r"[\"“‘']([^\"”’']{1,60})[\"”’']")
+_QUOTED = re.compile(r"(?<!\w)[\"“‘']([^\"”’']{1,60})[\"”’'](?!\w)")
 _PASSIVE = re.compile(r"\s+(?:not\s+)?\w+ed\b")
 # "Thin clients are generally more flexible than thick clients": a comparison, no definition.
 _COMPARISON = re.compile(r"\s+(?:\w+ly\s+)?(?:more|less|better|worse|faster|slower)\b", re.I)
@@ -42,6 +42,10 @@ _CONDITIONAL_START = re.compile(r"\s*(?:if|when|unless|whether|although|because|
 # A term may carry a few words around it ("Many people telework (also known
 # as telecommuting), which is ..."), not a clause ("One of the examples of X is").
 _TERM_EXTRA_WORDS = 3
+# Before ", which means": "However, many VPN clients can also be configured to be thin"
+# (five), not "Many agencies that issue laptops to staff working at home also permit
+# a thin client" (nine).
+_WHICH_MEANS_EXTRA_WORDS = 6
 # Kinds whose focus is the name the question holds (see ``parse_question``).
 _NAMING_KINDS = frozenset(
     {QuestionKind.CONDITION, QuestionKind.PROCEDURE, QuestionKind.REASON, QuestionKind.OTHER}
@@ -83,10 +87,11 @@ def defines(
         named = 0.0
     if named and (role is Role.LABEL or _only_the_term(question, title)):
         return named  # "Rapid elasticity.", "10.3.3 302 Found"
-    opens = _opens_with_term(question, pool, p.text[u.start : u.end], scoring)
+    opens, whole = _opens_with_term(question, pool, p.text[u.start : u.end], scoring)
     if opens and named:
-        return max(min(opens, 1.0), named)
-    return max(scoring.pattern_share * opens, scoring.heading_share * named)
+        return max(opens, named)
+    share = 1.0 if whole else scoring.pattern_share
+    return max(share * opens, scoring.heading_share * named)
 
 
 def about(question: Question, pool: Pool, p: Passage, title: str, scoring: Scoring) -> float:
@@ -147,30 +152,37 @@ def _title_of(p: Passage, units: list[Unit], u: Unit) -> tuple[str, Role | None]
     return p.text[t.start : t.end], t.role
 
 
-def _opens_with_term(question: Question, pool: Pool, sentence: str, scoring: Scoring) -> float:
-    """The focus's share of what precedes a defining verb at the sentence's start (0 if none).
+def _opens_with_term(
+    question: Question, pool: Pool, sentence: str, scoring: Scoring
+) -> tuple[float, bool]:
+    """The focus's share of what precedes a defining verb at the sentence's start (0 if none),
+    and whether the sentence marks the term as the one it defines.
 
     A term the sentence puts in quotes ('A "tunnel" acts as ...') is the one it
-    defines: its share counts whole, as a label's would (``defines`` scales the
-    rest by the pattern share). So does "X ..., which means that ...".
+    defines, as a label's would be: ``defines`` gives it the whole bonus, not
+    the pattern share. "X ..., which means that ..." defines the X just before
+    it, with the checks of a defining verb and a little more room before it.
     """
     head = sentence[:200]
+    if _CONDITIONAL_START.match(head):
+        return 0.0, False  # "If the X is received", "When a thin client is used, which means"
     means = _WHICH_MEANS.search(head)
     if means is not None:
-        m = pool.match(question.focus, set(content_stems(head[: means.start()])))
-        if m >= scoring.term_match:
-            return m
+        before = content_stems(head[: means.start()])
+        extra = [t for t in before if t not in question.focus]
+        m = pool.match(question.focus, set(before))
+        if m >= scoring.term_match and len(extra) <= _WHICH_MEANS_EXTRA_WORDS:
+            return m, False
     verb = _DEFINING.search(head)
     if verb is None or _PASSIVE.match(head, verb.end()) or _COMPARISON.match(head, verb.end()):
-        return 0.0
+        return 0.0, False
     before = content_stems(head[: verb.start()])
     extra = [t for t in before if t not in question.focus]
-    if len(extra) > _TERM_EXTRA_WORDS or _CONDITIONAL_START.match(head):
-        return 0.0  # "One of the examples of X is", "If the X is received"
+    if len(extra) > _TERM_EXTRA_WORDS:
+        return 0.0, False  # "One of the examples of X is"
     m = pool.match(question.focus, set(before))
     if m < scoring.term_match:
-        return 0.0
+        return 0.0, False
     quoted = _QUOTED.search(head[: verb.start()])
-    if quoted is not None and pool.match(question.focus, set(content_stems(quoted[1]))) >= m:
-        return m / scoring.pattern_share  # the whole bonus, as a label naming the term
-    return m
+    whole = quoted is not None and pool.match(question.focus, set(content_stems(quoted[1]))) >= m
+    return m, whole

@@ -96,7 +96,7 @@ _LIST = [
     # Not "What does TLS do?" or "What status ...": a lower-case plural (not -is, -ss, -us),
     # and no auxiliary opens it.
     re.compile(
-        r"^what\s+(?!(?:does|do|did|is|are|was|were|has|have)\b)"
+        r"^what\s+(?!(?:does|do|did|is|are|was|were|has|have|happens|happened|should|must|can|could|will|would|may|might)\b)"
         r"(?P<x>(?:\w+\s+){0,2}(?-i:[a-z]*[a-hj-rtv-z]s))\s+(?:should|must|can|could|do|does|did|"
         r"will|would|may|might|are|were)\b.*" + _END,
         re.I,
@@ -178,8 +178,20 @@ _SELF_REFERENCE = re.compile(
     re.I,
 )
 
-# "What do they compare against?", "How big is their dataset?": the authors, unnamed.
-_THEY = re.compile(r"\b(?:they|their)\b", re.I)
+# A question about what a document's authors did: "the authors", "in this paper",
+# "What do they compare against?", "How big is their dataset?", "What dataset was
+# used?". Not "Which port is used for HTTPS?" nor "What should teleworkers do if
+# their laptop is lost?".
+_AUTHORS = re.compile(
+    r"\bthe\s+authors?\b|\b(?:in|of|by|from)\s+this\s+(?:paper|work|study|article)\b"
+    r"|\b(?:do|does|did)\s+they\b|\b(?:is|are|was|were)\s+used\b(?!\s+(?:for|by|with)\b)|\bthey\s+(?:use|used|propose|proposed|compare|compared|"
+    r"evaluate|evaluated|train|trained|test|tested|collect|collected|obtain|obtained|report|"
+    r"reported|measure|measured|build|built|employ|employed|introduce|introduced)\b"
+    r"|\btheir\s+(?:\w+\s+)?(?:model|models|method|methods|system|approach|dataset|datasets|"
+    r"data|corpus|results?|experiments?|baselines?|work|paper|task|evaluation|annotators?|"
+    r"architecture|framework|algorithm)\b",
+    re.I,
+)
 
 # The words naming the kind of quantity asked for ("what date", "number of pages").
 _QUANTITY_WORDS = {
@@ -219,7 +231,7 @@ def asks_outcome(text: str) -> bool:
 def parse_question(text: str) -> Question:
     """The question's kind and focus, read from its wording alone."""
     q = _CONTRACTION.sub(lambda m: m[1] + " is", " ".join(text.split()))
-    authors = _SELF_REFERENCE.search(q) is not None or _THEY.search(q) is not None
+    authors = _AUTHORS.search(q) is not None
     return replace(_parse(q), names=_digit_names(q), asks_authors=authors)
 
 

@@ -49,7 +49,8 @@ class Scoring:
     # Added for a sentence carrying what the question's kind asks for.
     cue_bonus: float = 0.08
     # Share of the definition bonus for a sentence that counts what a "how many X"
-    # question asks about ("There are seven categories of client devices"). Its
+    # question asks about ("There are seven categories of client devices"); set on
+    # documents-dev, where the bonus must lift that sentence over a longer one. Its
     # cost, on SQuAD 2.0 (`pincite eval answers`): 3 more of 200 unanswerable
     # questions answered, all adversarial rewordings around a count ("How many
     # projects a month?" against "500 projects a year"); 0.3 costs 2 and still
@@ -240,7 +241,7 @@ def _record(question: Question, p: Passage, units: list[Unit], i: int) -> tuple[
         told = p.text[below.start : below.end]
         gap = p.text[u.end : below.start]
         said = set(content_stems(p.text[start:end]))
-        new = set(content_stems(told)) & set(question.stems) - said
+        new = (set(content_stems(told)) & set(question.stems)) - said
         if new and gap.count("\n") <= 2 and len(told.split()) <= _RECORD_WORDS:
             end = below.end
     return ((p, start, end),)
