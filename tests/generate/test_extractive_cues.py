@@ -166,3 +166,14 @@ def test_what_happens_and_what_should_questions_are_no_lists() -> None:
     assert parse_question("What happens when certificates are revoked?").kind == "condition"
     assert parse_question("What should teleworkers do if their laptop is lost?").kind != "list"
     assert parse_question("What factors should an organization weigh?").kind == "list"
+
+
+def test_the_counted_word_is_the_last_before_the_verb() -> None:
+    q = parse_question("How many security-related areas do the requirements cover?")
+    assert counts_asked(q, "The requirements cover nine security-related areas.")
+    # "security" modifies what is counted; "two security standards" counts no areas.
+    assert not counts_asked(q, "It is the first of two mandatory security standards.")
+    parks = parse_question("How many large public parks does Fresno have?")
+    assert counts_asked(parks, "Fresno has three parks.")
+    annotators = parse_question("How many annotators tagged each text?")
+    assert counts_asked(annotators, "A group of three annotators tagged the tweets.")

@@ -140,8 +140,15 @@ def _announces_count(question: Question, text: str) -> bool:
 
 
 # "How many categories of client devices ...?": the thing counted.
+# The words after "how many" up to its verb or preposition ("security-related areas",
+# "large public parks", "categories" of "categories of ..."); ``_counted_word`` picks
+# the one counted.
 _HOW_MANY = re.compile(
-    r"\bhow\s+many\s+(?:(?:of|the|these|those|different|distinct|separate)\s+)*([a-z]\w+)", re.I
+    r"\bhow\s+many\s+(?:(?:of|the|these|those|different|distinct|separate)\s+)*"
+    r"((?:[a-z][\w-]*\s+){0,3}?[a-z][\w-]*?)(?=\s+(?:of|do|does|did|are|is|were|was|can|could|"
+    r"should|must|may|might|will|would|have|has|had|in|on|at|for|to|per|that|which|there|a|an|"
+    r"the)\b|\s*[?.,;:!]|\s*$)",
+    re.I,
 )
 _COUNT_WORDS = {
     w: str(n)
@@ -178,7 +185,7 @@ def counts_asked(question: Question, text: str) -> bool:
     asked = _HOW_MANY.search(question.text)
     if asked is None:
         return False
-    counted = stem(asked[1].casefold())
+    counted = stem(_counted_word(asked[1]).casefold())
     own = {_as_digits(m.group()) for m in _COUNT.finditer(question.text)}
     stated = _REFERENCE.sub(" ", text)  # "Table 2 lists the categories" counts none
     for m in _COUNT.finditer(stated):
@@ -201,6 +208,14 @@ def speaks_as_authors(question: Question, text: str) -> bool:
     a sentence about baselines in general or in others' work.
     """
     return question.asks_authors and _FIRST_PERSON.search(text) is not None
+
+
+def _counted_word(phrase: str) -> str:
+    """The noun a "how many" phrase counts: its first plural ("annotators" of
+    "annotators tagged each text"), else its last word ("people")."""
+    words = [w.split("-")[-1] for w in phrase.split()]
+    plural = [w for w in words if w.casefold().endswith("s") and not w.casefold().endswith("ss")]
+    return plural[0] if plural else words[-1]
 
 
 def _as_digits(count: str) -> str:
