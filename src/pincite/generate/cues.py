@@ -9,6 +9,7 @@ the question's wording only.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from pincite.generate.question import Question, QuestionKind, asks_outcome
 from pincite.generate.words import stem
@@ -182,11 +183,10 @@ def counts_asked(question: Question, text: str) -> bool:
     """
     if question.kind is not QuestionKind.NUMBER:
         return False
-    asked = _HOW_MANY.search(question.text)
+    asked = _asked_count(question.text)
     if asked is None:
         return False
-    counted = stem(_counted_word(asked[1]).casefold())
-    own = {_as_digits(m.group()) for m in _COUNT.finditer(question.text)}
+    counted, own = asked
     stated = _REFERENCE.sub(" ", text)  # "Table 2 lists the categories" counts none
     for m in _COUNT.finditer(stated):
         if _as_digits(m.group()) in own:
@@ -208,6 +208,17 @@ def speaks_as_authors(question: Question, text: str) -> bool:
     a sentence about baselines in general or in others' work.
     """
     return question.asks_authors and _FIRST_PERSON.search(text) is not None
+
+
+@lru_cache(maxsize=1024)
+def _asked_count(question: str) -> tuple[str, frozenset[str]] | None:
+    """The stem a "how many" question counts and the counts it states itself, read
+    once per question rather than once per candidate sentence."""
+    asked = _HOW_MANY.search(question)
+    if asked is None:
+        return None
+    own = frozenset(_as_digits(m.group()) for m in _COUNT.finditer(question))
+    return stem(_counted_word(asked[1]).casefold()), own
 
 
 def _counted_word(phrase: str) -> str:
