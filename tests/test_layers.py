@@ -24,6 +24,7 @@ LAYERS: dict[str, int] = {
     "tenancy": 0,
     "sentences": 0,
     "stems": 0,
+    "numbers": 0,
     # models and the store of record
     "embed": 1,
     "store": 1,

@@ -40,6 +40,7 @@ import random
 import re
 from collections.abc import Callable, Sequence
 
+from pincite.numbers import NUMBER_WORDS
 from pincite.support.features import STOPWORDS
 
 __all__ = [
@@ -144,21 +145,7 @@ _ANTONYMS = {
     "rejected": "accepted",
 }
 _AUX = re.compile(r"\b(is|are|was|were|has|have|had|can|will|does|do|did|could|should|would)\b")
-_SMALL = [
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-]
+_SMALL = list(NUMBER_WORDS[:13])  # "zero" to "twelve"
 _UNIT_RESTATE = (
     (r"\bevery (?:12|twelve) months\b", "every year"),
     (r"\b12 months\b|\btwelve months\b", "one year"),

@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from pincite.generate.question import Question, QuestionKind, asks_outcome
 from pincite.generate.words import stem
+from pincite.numbers import NUMBER_WORDS
 
 __all__ = ["counts_asked", "kind_cue", "speaks_as_authors", "states_expected"]
 
@@ -151,26 +152,7 @@ _HOW_MANY = re.compile(
     r"the)\b|\s*[?.,;:!]|\s*$)",
     re.I,
 )
-_COUNT_WORDS = {
-    w: str(n)
-    for n, w in enumerate(
-        (
-            "zero",
-            "one",
-            "two",
-            "three",
-            "four",
-            "five",
-            "six",
-            "seven",
-            "eight",
-            "nine",
-            "ten",
-            "eleven",
-            "twelve",
-        )
-    )
-}
+_COUNT_WORDS = {w: str(n) for n, w in enumerate(NUMBER_WORDS[:13])}  # to "twelve", as _COUNT
 
 
 def counts_asked(question: Question, text: str) -> bool:

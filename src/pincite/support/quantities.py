@@ -31,6 +31,7 @@ import re
 from collections.abc import Collection, Iterable
 from functools import lru_cache
 
+from pincite.numbers import NUMBER_WORDS
 from pincite.support.dates import date_matches, date_parts_stated, dates
 
 __all__ = [
@@ -111,28 +112,7 @@ _SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 # Reference markers an answer cites its sources with ("[3]", "[1, 4]", "[2-5]"):
 # numbers of the answer's own list, not quantities the text states.
 _MARKER = re.compile(r"\[\s*\d{1,3}(?:\s*[,;–-]\s*\d{1,3})*\s*\]")
-_UNITS_WORDS = [
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-]
+_UNITS_WORDS = list(NUMBER_WORDS)
 _SMALL = {w: float(i) for i, w in enumerate(_UNITS_WORDS)}
 _SMALL["dozen"] = 12.0
 _TENS = {
