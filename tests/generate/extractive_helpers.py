@@ -8,11 +8,18 @@ from pincite.generate.extractive import ExtractiveConfig, ExtractiveGenerator
 HASH = "0123456789abcdef"
 
 
-def passage(number: int, text: str, *, start: int = 0, section: tuple[str, ...] = ()) -> Passage:
+def passage(
+    number: int,
+    text: str,
+    *,
+    start: int = 0,
+    section: tuple[str, ...] = (),
+    title: str = "Doc",
+) -> Passage:
     return Passage(
         number=number,
         text=text,
-        title="Doc",
+        title=title,
         evidence_id=f"ev1:c:doc-{number}:{HASH}:chunk-{number}",
         version=HASH,
         start=start,

@@ -177,3 +177,20 @@ def test_the_counted_word_is_the_last_before_the_verb() -> None:
     assert counts_asked(parks, "Fresno has three parks.")
     annotators = parse_question("How many annotators tagged each text?")
     assert counts_asked(annotators, "A group of three annotators tagged the tweets.")
+
+
+def test_a_sentence_of_the_named_document_need_not_repeat_its_name() -> None:
+    # FIPS 199 says it once in its title; FIPS 200 cites FIPS 199 by name in passing.
+    own = passage(
+        1,
+        "Additional security designators may be developed and used at agency discretion.",
+        title="FIPS 199, Standards for Security Categorization",
+    )
+    citing = passage(
+        2,
+        "FIPS 199 security categories are used by an agency to select its baseline of "
+        "security controls.",
+        title="FIPS 200, Minimum Security Requirements",
+    )
+    q = "Can an agency define additional security designators beyond the FIPS 199 categories?"
+    assert best(q, citing, own).startswith("Additional security designators")

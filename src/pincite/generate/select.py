@@ -172,6 +172,9 @@ def candidates(
     if not drafts or not question.stems:
         return []
     named = _named_documents(question, pool.passages)
+    # "Can an agency ... beyond the FIPS 199 categories?": a sentence of FIPS 199
+    # need not repeat its document's name to answer what is asked of it.
+    name_stems = set(content_stems(" ".join(question.names)))
     texts = [" ".join(" ".join(p.text[s:e].split()) for p, s, e in d[1]) for d in drafts]
     cos = embed(texts) if embed is not None else None
     q_set = set(question.stems)
@@ -181,6 +184,8 @@ def candidates(
         zip(drafts, texts, strict=True)
     ):
         own = set(content_stems(text)) | subjects.get(j, set())
+        if pieces[0][0].number in named:
+            title = title | name_stems
         inside = pool.match(question.stems, own)
         around = pool.match(question.stems, own | title) - inside
         novelty = min(1.0, len(own - q_set) / scoring.novel_words)
