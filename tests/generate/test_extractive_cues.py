@@ -194,3 +194,18 @@ def test_a_sentence_of_the_named_document_need_not_repeat_its_name() -> None:
     )
     q = "Can an agency define additional security designators beyond the FIPS 199 categories?"
     assert best(q, citing, own).startswith("Additional security designators")
+
+
+def test_a_chain_of_pointers_is_quoted_back_to_what_it_names() -> None:
+    # RFC 2616 14.37: the third sentence answers, but only the first names the field.
+    retry = passage(
+        1,
+        "The Retry-After response-header field can be used with a 503 response to "
+        "indicate how long the service is expected to be unavailable. This field MAY "
+        "also be used with any 3xx response. The value of this field can be either an "
+        "HTTP-date or an integer number of seconds after the time of the response.",
+    )
+    other = passage(2, "The value of the Age field is an integer number of seconds.")
+    answer = best("Can the value of the Retry-After field be a number of seconds?", retry, other)
+    assert answer.startswith("The Retry-After response-header field")
+    assert answer.endswith("after the time of the response.")

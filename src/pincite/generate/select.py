@@ -112,7 +112,7 @@ _ANAPHORA = re.compile(r"(?:These|This|Those|Such)\s+([a-z]\w+)\b")
 # Further in: "The methods GET, HEAD, PUT and DELETE share this property." (not "of
 # this document", which points at the text itself).
 _POINTER = re.compile(
-    r"\b(?:share|shares|have|has|with)\s+(?:this|these|that|those)\s+"
+    r"\b(?:(?:share|shares|have|has|with)\s+(?:this|these|that|those)|this|these|those|such)\s+"
     r"(?!(?:document|section|publication|guide|specification|standard|chapter)s?\b)([a-z]\w+)\b"
 )
 # Kinds a lead-in's items answer: conditions, steps, reasons, members of a list.
@@ -127,6 +127,8 @@ _RECORD_ROLES = frozenset({Role.HEADING, Role.FRAGMENT})
 _RECORD_EXPECTS = frozenset({"date", "pages"})
 _RECORD_WORDS = 16
 _SECTION_NUMBER = re.compile(r"\s*(?:\d+\.\d+(?:\.\d+)*\.?|\d+\.)\s+[A-Z]")
+# Sentences a chain of pointers back ("this field", "such devices") may reach.
+_POINTER_CHAIN = 2
 # A body this short says nothing without the heading above it.
 _SHORT_BODY = 5
 
@@ -291,18 +293,8 @@ def _pieces(
     elif u.role is Role.FOOTNOTE:
         # "6 The Office of ...": the footnote's number is the page's, not the claim's.
         start += _FOOTNOTE_NUMBER.match(p.text, start).end() - start  # type: ignore[union-attr]
-    pointer = _ANAPHORA.match(p.text, start) if u.role is Role.STATEMENT and i > 0 else None
-    if pointer is None and u.role is Role.STATEMENT and i > 0:
-        pointer = _POINTER.search(p.text, start, end)
-    if pointer is not None:
-        # "These methods ought to be considered safe.": which methods, the sentence before says.
-        prev = units[i - 1]
-        same_paragraph = "\n\n" not in p.text[prev.end : start]
-        # "with that of thick clients": a function word points at nothing in particular.
-        pointed = set(content_stems(pointer[1]))
-        named = bool(pointed) and pointed <= set(content_stems(p.text[prev.start : prev.end]))
-        if prev.role is Role.STATEMENT and same_paragraph and named:
-            start = prev.start
+    if u.role is Role.STATEMENT:
+        start = _pointed_at(p, units, i, start)
     defined = end
     if runs_on and u.role is Role.STATEMENT:
         j = i + 1
@@ -321,3 +313,29 @@ def _pieces(
                 pieces.append((nxt_p, follow[0].start, follow[0].end))
     scored = tuple(pieces) if defined == end else ((p, start, defined),)
     return tuple(pieces), scored
+
+
+def _pointed_at(p: Passage, units: list[Unit], i: int, start: int) -> int:
+    """Where a sentence that points back must start so that what it points at is quoted.
+
+    "These methods ought to be considered safe.": which methods, the sentence
+    before says; and "The value of this field can be ..." after "This field MAY
+    also be used ..." after "The Retry-After response-header field can be used
+    ...": a chain of pointers is followed back to the sentence that names its
+    thing, at most ``_POINTER_CHAIN`` sentences.
+    """
+    j, at = i, start
+    while j > 0 and i - j < _POINTER_CHAIN:
+        end = units[j].end
+        pointer = _ANAPHORA.match(p.text, at) or _POINTER.search(p.text, at, end)
+        if pointer is None:
+            break
+        prev = units[j - 1]
+        same_paragraph = "\n\n" not in p.text[prev.end : at]
+        # "with that of thick clients": a function word points at nothing in particular.
+        pointed = set(content_stems(pointer[1]))
+        named = bool(pointed) and pointed <= set(content_stems(p.text[prev.start : prev.end]))
+        if prev.role is not Role.STATEMENT or not same_paragraph or not named:
+            break
+        j, at = j - 1, prev.start
+    return at
