@@ -34,9 +34,11 @@ def test_follow_ups_search_in_context_and_cite_their_own_turn(
     with _open(tmp_path / "c.db", embedder) as corpus:
         conversation = corpus.conversation(tenant="acme", title=TURNS[0])
         answers = [conversation.ask(q) for q in TURNS]
-        # Asked alone, the follow-ups reach the travel policy too.
+        # Searched alone, the follow-ups reach the travel policy too (which policy a lone
+        # "Where are they stored?" is answered from is a tie the answer's weights decide).
         for q in TURNS[1:]:
-            assert "policy://travel" in _uris(corpus.ask(q, tenant="acme"))
+            hits = corpus.retrieve(q, tenant="acme", k=6).hits
+            assert "policy://travel" in {h.document.uri for h in hits}
         for answer in answers:
             assert _uris(answer) == {"policy://retention"}
         assert answers[1].answer is not None and answers[2].answer is not None
