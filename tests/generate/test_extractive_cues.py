@@ -12,6 +12,8 @@ from extractive_helpers import best, passage
 
 from pincite.generate.cues import counts_asked, kind_cue, speaks_as_authors
 from pincite.generate.question import parse_question
+from pincite.generate.select import _names_of
+from pincite.generate.words import content_stems
 
 
 def test_a_quoted_term_is_the_one_its_sentence_defines() -> None:
@@ -209,3 +211,50 @@ def test_a_chain_of_pointers_is_quoted_back_to_what_it_names() -> None:
     answer = best("Can the value of the Retry-After field be a number of seconds?", retry, other)
     assert answer.startswith("The Retry-After response-header field")
     assert answer.endswith("after the time of the response.")
+
+
+def test_a_sentence_naming_its_own_thing_is_quoted_alone() -> None:
+    # "this field's request" points at the Retry-After field the sentence itself names,
+    # not at the Age field of the sentence before.
+    text = (
+        "The Age field is an integer number of seconds. A client that receives a "
+        "Retry-After field must wait the given time before it retries this field's request."
+    )
+    q = "How long must a client wait when a Retry-After field is present?"
+    assert best(q, passage(1, text)).startswith("A client that receives")
+
+
+def test_idioms_point_back_at_nothing() -> None:
+    text = (
+        "A client may send a request in any case. In this case the server closes the "
+        "connection on a timeout."
+    )
+    q = "Does the server close the connection on a timeout?"
+    assert best(q, passage(1, text)).startswith("In this case")
+
+
+def test_a_function_word_after_such_does_not_hide_a_later_pointer() -> None:
+    text = (
+        "The Retry-After response-header field can be used with a 503 response. Such as "
+        "it is, the value of this field can be an integer number of seconds."
+    )
+    other = passage(2, "The value of the Age field is an integer number of seconds.")
+    q = "Can the value of the Retry-After field be a number of seconds?"
+    assert best(q, passage(1, text), other).startswith("The Retry-After")
+
+
+def test_each_named_document_lends_its_own_name_only() -> None:
+    # Both documents are named; a FIPS 199 sentence gains "199", never "200".
+    fips199 = passage(
+        1,
+        "Agencies select a baseline of security controls for each system.",
+        title="FIPS 199, Standards for Security Categorization",
+    )
+    fips200 = passage(
+        2,
+        "Agencies select a baseline of security controls for each system.",
+        title="FIPS 200, Minimum Security Requirements",
+    )
+    q = "Does FIPS 200 or FIPS 199 say that agencies select a baseline of security controls?"
+    names = _names_of(parse_question(q), [fips199, fips200])
+    assert names == {1: set(content_stems("FIPS 199")), 2: set(content_stems("FIPS 200"))}

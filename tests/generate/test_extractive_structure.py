@@ -275,6 +275,21 @@ def test_definition_questions_in_other_words_are_read_as_definitions() -> None:
     assert outcome.kind is QuestionKind.CONDITION
 
 
+def test_a_status_name_asks_for_no_number() -> None:
+    # "Timeout" and "Range" name the status here; no quantity is asked for.
+    casual = parse_question("what does a 504 gateway timeout actually mean")
+    assert (casual.kind, casual.focus) == (QuestionKind.DEFINITION, ("504", "gateway", "timeout"))
+    assert stem("actually") not in casual.stems
+    named = parse_question("When should a server reply with 416 Requested Range Not Satisfiable?")
+    assert named.kind is QuestionKind.CONDITION
+    # A limit is still a limit, a name without a number still counts, and so does a count.
+    assert parse_question("What is the maximum size of a 413 response?").kind is QuestionKind.NUMBER
+    assert parse_question("What is the largest value allowed for Max-Forwards?").kind is (
+        QuestionKind.NUMBER
+    )
+    assert parse_question("How many pages is NIST SP 800-145").expects == "pages"
+
+
 def test_a_sentence_pointing_back_is_quoted_with_the_sentence_it_points_at() -> None:
     p = passage(
         1,

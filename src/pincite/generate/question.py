@@ -61,7 +61,8 @@ _DEFINITION = [
     ),
     re.compile(rf"^(?:what|who)\s+(?:is|are|was|were)\s+{_ARTICLE}(?P<x>.+?){_END}", re.I),
     re.compile(
-        rf"^what\s+(?:does|do|did)\s+{_ARTICLE}(?P<x>.+?)\s+(?:mean|stand\s+for|refer\s+to|"
+        rf"^what\s+(?:does|do|did)\s+{_ARTICLE}(?P<x>.+?)\s+(?:(?:actually|really|exactly)\s+)?"
+        rf"(?:mean|stand\s+for|refer\s+to|"
         rf"denote|indicate|signify){_END}",
         re.I,
     ),
@@ -169,7 +170,8 @@ _TEMPLATE = frozenset(content_stems("mean meaning meant define definition stand 
 # "OK" and "let" only in that wording ("When does a server send 200 OK?" is about OK).
 _PERMISSION = re.compile(r"^(?:is|was)\s+it\s+(?:ok|okay|alright|fine)\s+(?:to|if)\b", re.I)
 _CONVERSATIONAL = frozenset(content_stems("ok okay let"))
-_PLEASE = frozenset(content_stems("please"))
+# Fillers of spoken questions ("what does a 504 actually mean"): no passage repeats them.
+_PLEASE = frozenset(content_stems("please actually really"))
 # How a question about a paper points at it ("in this work", "the authors", "do
 # they use", "is used"): the paper need not repeat it in the sentence that answers.
 _SELF_REFERENCE = re.compile(
@@ -209,6 +211,11 @@ _CONTRACTION = re.compile(r"\b(what|who|where|when|how|which|that)['’]s\b", re
 
 # "What factors should it weigh when deciding how much access ...?" asks for the
 # factors: the quantity is what is decided, not what is asked.
+# "a 504 gateway timeout": a three-digit status number and the words naming it, up to
+# what the question asks of it.
+_STATUS_PHRASE = re.compile(
+    r"\b[1-5]\d\d(?:\s+(?!(?:mean|means|actually|really|status|code|response|error)\b)[a-z][\w-]*){1,4}"
+)
 _EMBEDDED_QUANTITY = re.compile(
     r"\b(?:decid|determin|choos|select|judg|assess|estimat)\w*\s+how\s+(?:much|many|long)\b",
     re.I,
@@ -239,7 +246,7 @@ def _parse(q: str) -> Question:
     asking = _TEMPLATE | _PLEASE | (_CONVERSATIONAL if _PERMISSION.match(q) else frozenset())
     stems = tuple(s for s in content_stems(_SELF_REFERENCE.sub(" ", q)) if s not in asking)
     yes_no = _YES_NO.match(q) is not None and _HOW_QUANTITY.search(q) is None
-    asks_number = _NUMBER.search(_EMBEDDED_QUANTITY.sub(" ", q)) and not yes_no
+    asks_number = _NUMBER.search(_unnamed(_EMBEDDED_QUANTITY.sub(" ", q))) and not yes_no
     if asks_number and not asks_outcome(q):
         expects = next((name for name, pattern in _EXPECTS if pattern.search(q)), None)
         if expects is not None:
@@ -287,6 +294,21 @@ def _name_runs(q: str) -> list[list[str]]:
             runs.append(run)
             run = []
     return [*runs, run] if run else runs
+
+
+def _unnamed(q: str) -> str:
+    """The question without the numbered names it holds, for spotting a request for a number.
+
+    "When should a server reply with 416 Requested Range Not Satisfiable?" and
+    "what does a 504 gateway timeout actually mean" name a status; its words
+    ("Range", "timeout") ask for no quantity. A numbered name is a run of
+    name tokens holding a number and a word, or, in lower case, the words
+    right after a status-like number up to the question's verb.
+    """
+    for run in _name_runs(q):
+        if len(run) >= 2 and any(w[:1].isdigit() for w in run):
+            q = q.replace(" ".join(run), " ")
+    return _STATUS_PHRASE.sub(" ", q)
 
 
 def _named_thing(q: str) -> tuple[str, ...]:

@@ -113,11 +113,15 @@ _WORD = re.compile(r"\w+")
 # A sentence that opens by pointing back ("These methods", "This property") says
 # nothing alone when the sentence before names what it points at.
 _ANAPHORA = re.compile(r"(?:These|This|Those|Such)\s+([a-z]\w+)\b")
-# Further in: "The methods GET, HEAD, PUT and DELETE share this property." (not "of
-# this document", which points at the text itself).
+# Further in: "The methods GET, HEAD, PUT and DELETE share this property.", "The
+# value of this field", "when such devices are used". Not "of this document" or "in
+# this paper", which point at the text itself, nor idioms ("in this case", "this
+# way") that point at nothing a sentence before names.
 _POINTER = re.compile(
     r"\b(?:(?:share|shares|have|has|with)\s+(?:this|these|that|those)|this|these|those|such)\s+"
-    r"(?!(?:document|section|publication|guide|specification|standard|chapter)s?\b)([a-z]\w+)\b"
+    r"(?!(?:document|section|subsection|publication|guide|specification|standard|chapter|"
+    r"appendix|memo|paper|work|study|article|report|table|figure|case|point|time|way|reason|"
+    r"purpose)s?\b)([a-z]\w+)\b"
 )
 # Kinds a lead-in's items answer: conditions, steps, reasons, members of a list.
 # "Where should servers be placed?" is no request for "The value of placing the
@@ -177,10 +181,8 @@ def candidates(
             drafts.append((pieces, scored, title, definition, u.role))
     if not drafts or not question.stems:
         return []
-    named = _named_documents(question, pool.passages)
-    # "Can an agency ... beyond the FIPS 199 categories?": a sentence of FIPS 199
-    # need not repeat its document's name to answer what is asked of it.
-    name_stems = set(content_stems(" ".join(question.names)))
+    names = _names_of(question, pool.passages)
+    named = frozenset(names)
     texts = [" ".join(" ".join(p.text[s:e].split()) for p, s, e in d[1]) for d in drafts]
     cos = embed(texts) if embed is not None else None
     q_set = set(question.stems)
@@ -190,8 +192,9 @@ def candidates(
         zip(drafts, texts, strict=True)
     ):
         own = set(content_stems(text)) | subjects.get(j, set())
-        if pieces[0][0].number in named:
-            title = title | name_stems
+        # "Can an agency ... beyond the FIPS 199 categories?": a sentence of FIPS 199
+        # need not repeat its document's name to answer what is asked of it.
+        title = title | names.get(pieces[0][0].number, set())
         inside = pool.match(question.stems, own)
         around = pool.match(question.stems, own | title) - inside
         novelty = min(1.0, len(own - q_set) / scoring.novel_words)
@@ -258,18 +261,24 @@ def _record(question: Question, p: Passage, units: list[Unit], i: int) -> tuple[
     return ((p, start, end),)
 
 
-def _named_documents(question: Question, passages: Sequence[Passage]) -> frozenset[int]:
-    """The passages whose document title the question names ("Revision 1", "RFC 7230").
+def _names_of(question: Question, passages: Sequence[Passage]) -> dict[int, set[str]]:
+    """The passages whose document title the question names ("Revision 1", "RFC 7230"),
+    each with the stems of the names its own title holds.
 
     A name (``Question.names``) names a document when its title holds it as
-    whole words. Empty when the question names no document among the passages'.
+    whole words; "FIPS 200 or FIPS 199" gives a FIPS 199 passage the words of
+    "FIPS 199" alone. Empty when the question names no document among the
+    passages'.
     """
-    found: set[int] = set()
+    found: dict[int, set[str]] = {}
     for p in passages:
         title = " ".join(p.title.casefold().split())
-        if any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", title) for n in question.names):
-            found.add(p.number)
-    return frozenset(found)
+        held = [
+            n for n in question.names if re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", title)
+        ]
+        if held:
+            found[p.number] = set(content_stems(" ".join(held)))
+    return found
 
 
 def _pieces(
@@ -330,16 +339,32 @@ def _pointed_at(p: Passage, units: list[Unit], i: int, start: int) -> int:
     """
     j, at = i, start
     while j > 0 and i - j < _POINTER_CHAIN:
-        end = units[j].end
-        pointer = _ANAPHORA.match(p.text, at) or _POINTER.search(p.text, at, end)
-        if pointer is None:
-            break
+        pointed = _points_at(p.text, at, units[j].end)
         prev = units[j - 1]
         same_paragraph = "\n\n" not in p.text[prev.end : at]
-        # "with that of thick clients": a function word points at nothing in particular.
-        pointed = set(content_stems(pointer[1]))
         named = bool(pointed) and pointed <= set(content_stems(p.text[prev.start : prev.end]))
         if prev.role is not Role.STATEMENT or not same_paragraph or not named:
             break
         j, at = j - 1, prev.start
     return at
+
+
+def _points_at(text: str, start: int, end: int) -> set[str]:
+    """The stems of what the sentence at ``text[start:end]`` points back at; empty if nothing.
+
+    "with that of thick clients", "Such as it is": a function word points at
+    nothing in particular, so a later pointer of the sentence is read. A
+    sentence that names its thing before pointing at it ("A client that
+    receives a Retry-After field ... this field's request") points at nothing
+    before it.
+    """
+    found = _ANAPHORA.match(text, start)
+    matches = ([found] if found else []) + list(_POINTER.finditer(text, start, end))
+    for m in matches:
+        pointed = set(content_stems(m[1]))
+        if not pointed:
+            continue
+        if pointed <= set(content_stems(text[start : m.start()])):
+            return set()
+        return pointed
+    return set()
