@@ -706,3 +706,21 @@ def test_how_a_question_points_at_the_paper_is_not_asked_of_the_sentence() -> No
     assert stem("author") not in parse_question("What baselines do the authors compare?").stems
     # "use" stays where it is what is asked about
     assert stem("use") in parse_question("Who may use the NIST definition?").stems
+
+
+def test_a_paragraph_leading_into_items_of_its_own_ends_the_items_before_it() -> None:
+    # FIPS 199's examples: each closes with "... is expressed as:" over its own formula.
+    p = passage(
+        1,
+        "EXAMPLE 1: An organization managing public information on its web server determines "
+        "that there is no potential impact from a loss of confidentiality. The resulting "
+        "security category, SC, of this information type is expressed as:\n\n"
+        "SC public information = {(confidentiality, NA), (integrity, MODERATE)}.\n\n"
+        "EXAMPLE 2: A law enforcement organization managing investigative information "
+        "determines that the potential impact from a loss of confidentiality is high. The "
+        "resulting security category, SC, of this information type is expressed as:\n\n"
+        "SC investigative information = {(confidentiality, HIGH), (integrity, MODERATE)}.",
+    )
+    answer = best("What is the resulting security category of the public information?", p)
+    assert answer.endswith("(integrity, MODERATE)}.")
+    assert "public information =" in answer and "EXAMPLE 2" not in answer

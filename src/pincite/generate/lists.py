@@ -97,10 +97,20 @@ def _entry(p: Passage, start: int, end: int, pool: Pool) -> tuple[Piece, ...]:
 def _own_line(text: str, u: Unit, units: list[Unit], i: int) -> bool:
     """True for a statement set on lines of its own, as list items without bullets are."""
     before = text[: u.start].rstrip(" \t")
-    after_end = units[i + 1].start if i + 1 < len(units) else len(text)
     if text[u.start : u.start + 1].islower():
         return False  # the rest of a sentence the previous chunk began
-    return (not before or before.endswith("\n")) and "\n" in text[u.end : after_end] + "\n"
+    if before and not before.endswith("\n"):
+        return False
+    # "EXAMPLE 2: ... is moderate. The resulting security category ... is expressed
+    # as:": a paragraph that leads into items of its own is the next entry, not an item.
+    end = u.end
+    for nxt in units[i + 1 :]:
+        if "\n\n" in text[end : nxt.start]:
+            break
+        if nxt.role is Role.LEADIN:
+            return False
+        end = nxt.end
+    return True
 
 
 def _heading_shape(text: str) -> tuple[bool, bool]:
