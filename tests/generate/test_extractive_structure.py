@@ -275,6 +275,19 @@ def test_definition_questions_in_other_words_are_read_as_definitions() -> None:
     assert outcome.kind is QuestionKind.CONDITION
 
 
+def test_a_question_opening_with_its_setting_asks_what_its_main_clause_asks() -> None:
+    folded = parse_question(
+        "Under RFC 7230, what must a server do if a request header value is folded?"
+    )
+    assert folded.kind is QuestionKind.PROCEDURE
+    assert {"rfc", "7230", "fold"} <= set(folded.stems) and folded.names == ("rfc 7230",)
+    meant = parse_question("In Revision 1, what is meant by a third party client device?")
+    assert (meant.kind, meant.term) == (QuestionKind.DEFINITION, "third party client device")
+    # A condition opening the question is no setting.
+    upgrade = parse_question("When a client sends an Upgrade header, what else must it send?")
+    assert upgrade.kind is QuestionKind.CONDITION
+
+
 def test_a_status_name_asks_for_no_number() -> None:
     # "Timeout" and "Range" name the status here; no quantity is asked for.
     casual = parse_question("what does a 504 gateway timeout actually mean")

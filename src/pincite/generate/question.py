@@ -206,6 +206,16 @@ _QUANTITY_WORDS = {
 
 
 # "what's a thin VPN client": typed questions contract the verb the patterns read.
+# A question opening with its setting ("Under FIPS 199, ...", "In Revision 1, ...",
+# "According to FIPS 200, ...", "Compared with ordinary telework, ..."): a
+# condition ("When a client sends ..., what ...?") is no setting.
+_SETTING = re.compile(
+    r"^(?:in|under|according\s+to|compared\s+(?:with|to)|based\s+on|besides|beyond|per|"
+    r"for|within|across|throughout|as\s+(?:of|per))\s+[^,?]{2,60},\s*"
+    r"(?=(?:what|which|when|how|why|who|whom|whose|where|is|are|was|were|can|could|does|do|"
+    r"did|must|should|may|might|will|would|has|have)\b)",
+    re.I,
+)
 _CONTRACTION = re.compile(r"\b(what|who|where|when|how|which|that)['’]s\b", re.I)
 
 
@@ -239,7 +249,19 @@ def parse_question(text: str) -> Question:
     """The question's kind and focus, read from its wording alone."""
     q = _CONTRACTION.sub(lambda m: m[1] + " is", " ".join(text.split()))
     authors = _AUTHORS.search(q) is not None
-    return replace(_parse(q), names=_digit_names(q), asks_authors=authors)
+    parsed = _parse(q)
+    lead = _SETTING.match(q)
+    if lead is not None:
+        # "Under RFC 7230, what must a server do ...?" asks what its main clause asks;
+        # the setting's words ("RFC 7230") still count among the question's.
+        main = _parse(q[lead.end() :])
+        said = tuple(s for s in parsed.stems if s not in main.stems and s in _stems_of(lead[0]))
+        parsed = replace(main, text=q, stems=said + main.stems)
+    return replace(parsed, names=_digit_names(q), asks_authors=authors)
+
+
+def _stems_of(text: str) -> frozenset[str]:
+    return frozenset(content_stems(text))
 
 
 def _parse(q: str) -> Question:
