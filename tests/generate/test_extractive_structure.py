@@ -283,6 +283,9 @@ def test_a_question_opening_with_its_setting_asks_what_its_main_clause_asks() ->
     assert {"rfc", "7230", "fold"} <= set(folded.stems) and folded.names == ("rfc 7230",)
     meant = parse_question("In Revision 1, what is meant by a third party client device?")
     assert (meant.kind, meant.term) == (QuestionKind.DEFINITION, "third party client device")
+    # Of two joined questions the first says the kind; the second's words still count.
+    vmi = parse_question("What is virtual mobile infrastructure (VMI) and what does it provide?")
+    assert vmi.kind is QuestionKind.DEFINITION and stem("provide") in vmi.stems
     # A condition opening the question is no setting.
     upgrade = parse_question("When a client sends an Upgrade header, what else must it send?")
     assert upgrade.kind is QuestionKind.CONDITION

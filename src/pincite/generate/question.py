@@ -216,6 +216,12 @@ _SETTING = re.compile(
     r"did|must|should|may|might|will|would|has|have)\b)",
     re.I,
 )
+# "What is VMI and what does it provide?", "How is a weak ETag marked, and when ...?":
+# a second question joined to the first.
+_SECOND_ASK = re.compile(
+    r",?\s+and\s+(?:what|how|why|when|where|who|which)\b[^?]*\?*\s*$",
+    re.I,
+)
 _CONTRACTION = re.compile(r"\b(what|who|where|when|how|which|that)['’]s\b", re.I)
 
 
@@ -251,17 +257,17 @@ def parse_question(text: str) -> Question:
     authors = _AUTHORS.search(q) is not None
     parsed = _parse(q)
     lead = _SETTING.match(q)
-    if lead is not None:
-        # "Under RFC 7230, what must a server do ...?" asks what its main clause asks;
-        # the setting's words ("RFC 7230") still count among the question's.
-        main = _parse(q[lead.end() :])
-        said = tuple(s for s in parsed.stems if s not in main.stems and s in _stems_of(lead[0]))
-        parsed = replace(main, text=q, stems=said + main.stems)
+    second = _SECOND_ASK.search(q, lead.end() if lead else 0)
+    if lead is not None or second is not None:
+        # "Under RFC 7230, what must a server do ...?" asks what its main clause asks,
+        # and "What is VMI and what does it provide?" first what its first clause
+        # asks; the rest's words ("RFC 7230", "provide") still count among the
+        # question's.
+        start, end = lead.end() if lead else 0, second.start() if second else len(q)
+        main = _parse(q[start:end].rstrip(" ,") + "?")
+        said = tuple(s for s in parsed.stems if s not in main.stems)
+        parsed = replace(main, text=q, stems=main.stems + said)
     return replace(parsed, names=_digit_names(q), asks_authors=authors)
-
-
-def _stems_of(text: str) -> frozenset[str]:
-    return frozenset(content_stems(text))
 
 
 def _parse(q: str) -> Question:
