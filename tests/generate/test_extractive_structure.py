@@ -268,6 +268,11 @@ def test_definition_questions_in_other_words_are_read_as_definitions() -> None:
     assert (defines.kind, defines.focus) == (QuestionKind.DEFINITION, ("byod",))
     defined = parse_question("How is a tunnel defined in HTTP?")
     assert (defined.kind, defined.focus) == (QuestionKind.DEFINITION, ("tunnel",))
+    # As typed into a search box, and "what does X involve".
+    typed = parse_question("transparent negotiation meaning")
+    assert (typed.kind, typed.term) == (QuestionKind.DEFINITION, "transparent negotiation")
+    involves = parse_question("what does threat modeling actually involve when we plan it")
+    assert (involves.kind, involves.term) == (QuestionKind.DEFINITION, "threat modeling")
     # A consequence is asked for, though the question names a maximum.
     outcome = parse_question(
         "What happens when a proxy receives a request whose Max-Forwards is 0?"
@@ -740,3 +745,20 @@ def test_a_paragraph_leading_into_items_of_its_own_ends_the_items_before_it() ->
     answer = best("What is the resulting security category of the public information?", p)
     assert answer.endswith("(integrity, MODERATE)}.")
     assert "public information =" in answer and "EXAMPLE 2" not in answer
+
+
+def test_x_involves_defines_x() -> None:
+    aside = passage(
+        1,
+        "Threat modeling helps organizations to identify security requirements for the "
+        "remote access solution.",
+    )
+    entry = passage(
+        2,
+        "Threat modeling involves identifying resources of interest and the feasible threats "
+        "to them.",
+    )
+    question = parse_question("What does threat modeling involve?")
+    ranked = ExtractiveGenerator().rank(question, [aside, entry])
+    assert ranked[0].text.startswith("Threat modeling involves") and ranked[0].definition > 0
+    assert all(c.definition == 0 for c in ranked if c.passage.number == 1)

@@ -77,6 +77,17 @@ _DEFINITION = [
     ),
     re.compile(rf"^how\s+(?:does|do|did|is)\s+.+?\s+defined?\s+{_ARTICLE}(?P<x>.+?){_END}", re.I),
     re.compile(rf"^how\s+(?:is|are)\s+{_ARTICLE}(?P<x>.+?)\s+defined(?:\s+in\s+.+?)?{_END}", re.I),
+    # What is typed into a search box: "transparent negotiation http meaning".
+    re.compile(
+        rf"^(?!(?:what|which|how|why|when|who|where)\b)(?P<x>.+?)\s+(?:meaning|definition){_END}",
+        re.I,
+    ),
+    # "what does threat modeling actually involve ...": what it is made of.
+    re.compile(
+        rf"^what\s+(?:does|do)\s+{_ARTICLE}(?P<x>.+?)\s+(?:(?:actually|really|exactly)\s+)?"
+        rf"(?:involve|entail)(?:\s+(?:when|if|for|in)\b.*)?{_END}",
+        re.I,
+    ),
 ]
 _LIST = [
     re.compile(
