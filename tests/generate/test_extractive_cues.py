@@ -258,3 +258,12 @@ def test_each_named_document_lends_its_own_name_only() -> None:
     q = "Does FIPS 200 or FIPS 199 say that agencies select a baseline of security controls?"
     names = _names_of(parse_question(q), [fips199, fips200])
     assert names == {1: set(content_stems("FIPS 199")), 2: set(content_stems("FIPS 200"))}
+
+
+def test_a_yes_no_question_is_answered_by_a_permission_duty_or_denial() -> None:
+    q = parse_question("Can an agency define its own additional security designators?")
+    assert kind_cue(q, "Additional security designators may be used at agency discretion.", set())
+    assert not kind_cue(q, "Security designators are listed in Appendix A.", set())
+    # Only yes/no questions read it so.
+    what = parse_question("What security designators does an agency define?")
+    assert not kind_cue(what, "Additional security designators may be used.", set())

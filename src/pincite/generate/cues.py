@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from pincite.generate.question import Question, QuestionKind, asks_outcome
+from pincite.generate.question import Question, QuestionKind, asks_outcome, asks_whether
 from pincite.generate.words import stem
 from pincite.numbers import NUMBER_WORDS
 
@@ -80,6 +80,12 @@ _WORD = re.compile(r"\w+")
 _OPENS_WITH_CONDITION = re.compile(
     r"\s*(?:[-−•]\s*)?(?:if|when|whenever|once|upon|unless|in\s+case|after)\b", re.I
 )
+# What answers yes or no: a permission, a duty or a denial ("may be developed and
+# used at agency discretion", "SHOULD NOT be used", "is not applicable").
+_VERDICT = re.compile(
+    r"\b(?:may|must|should|shall|can|cannot|not|never|only|allowed|permitted|prohibited|"
+    r"required|requires?|ought|MUST|SHOULD|MAY|SHALL)\b"
+)
 _CUES = {
     QuestionKind.REASON: _CAUSAL,
     QuestionKind.LIST: _ENUMERATION,
@@ -94,10 +100,13 @@ def kind_cue(question: Question, text: str, asked: set[str]) -> bool:
 
     A number the question itself names ("after a 503 response") is what it
     is about, not its answer, so it is no cue; a question that asks for a
-    duration, a date or an amount is answered only by one.
+    duration, a date or an amount is answered only by one; a yes/no question
+    by a permission, a duty or a denial.
     """
     kind = question.kind
     cue_re = _CUES.get(kind)
+    if kind is QuestionKind.OTHER and asks_whether(question.text):
+        cue_re = _VERDICT
     if cue_re is None:
         return False
     if kind is QuestionKind.CONDITION and asks_outcome(question.text):

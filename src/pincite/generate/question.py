@@ -257,6 +257,11 @@ _HOW_MANY_KINDS = re.compile(r"\bhow\s+many\s+(?:different\s+)?(?:kinds|types|so
 _KIND_WORDS = frozenset(content_stems("kinds types sorts different"))
 
 
+def asks_whether(text: str) -> bool:
+    """True for a yes/no question ("Can an agency ...?", "Is it OK to ...?")."""
+    return _YES_NO.match(text) is not None
+
+
 def asks_outcome(text: str) -> bool:
     """True for "What happens when/if/after ...?": a consequence is asked for."""
     return _OUTCOME.match(text) is not None
