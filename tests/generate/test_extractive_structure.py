@@ -268,6 +268,11 @@ def test_definition_questions_in_other_words_are_read_as_definitions() -> None:
     assert (defines.kind, defines.focus) == (QuestionKind.DEFINITION, ("byod",))
     defined = parse_question("How is a tunnel defined in HTTP?")
     assert (defined.kind, defined.focus) == (QuestionKind.DEFINITION, ("tunnel",))
+    # Quotes, an aside and the documents it is defined in are no part of the term.
+    quoted = parse_question("What counts as 'information resources' in the FIPS 200 definitions?")
+    assert (quoted.kind, quoted.term) == (QuestionKind.DEFINITION, "information resources")
+    aside = parse_question("What are technical controls, as opposed to operational ones?")
+    assert (aside.kind, aside.term) == (QuestionKind.DEFINITION, "technical controls")
     # As typed into a search box, and "what does X involve".
     typed = parse_question("transparent negotiation meaning")
     assert (typed.kind, typed.term) == (QuestionKind.DEFINITION, "transparent negotiation")

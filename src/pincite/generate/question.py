@@ -167,7 +167,12 @@ _PROCEDURE = re.compile(
     re.I,
 )
 _MAX_TERM_WORDS = 6
-_QUALIFIER = re.compile(r"\s+(?:for|in|of|under)\s+(?=[A-Z0-9])")
+_QUALIFIER = re.compile(r"\s+(?:for|in|of|under)\s+(?:the\s+)?(?=[A-Z0-9])")
+_ASIDE = re.compile(
+    r",\s*(?:as\s+opposed\s+to|unlike|compared\s+(?:with|to)|rather\s+than|versus|vs\.?|"
+    r"not|and\s+not|as\s+(?:used|defined|described)|in\s+(?:the|this)|according\s+to)\b"
+)
+_QUOTES = re.compile(r"[\"“‘']([^\"”’']{1,60})[\"”’']")
 # Words that make a short "what is X" a request for a value, not a meaning.
 _VALUE_WORDS = frozenset(
     {"name", "purpose", "role", "goal", "aim", "reason", "cause", "effect", "result"}
@@ -306,9 +311,9 @@ def _parse(q: str) -> Question:
             return Question(q, QuestionKind.LIST, tuple(content_stems(m.group("x"))), stems)
     for pattern in _DEFINITION:
         m = pattern.match(q)
-        if m and _is_term(m.group("x")):
-            # "the approving authority for FIPS 200": the term, not the document it is in.
-            term = _QUALIFIER.split(m.group("x"), maxsplit=1)[0]
+        # "the approving authority for FIPS 200": the term, not the document it is in.
+        term = _QUALIFIER.split(_bare_term(m.group("x")), maxsplit=1)[0] if m else ""
+        if m and _is_term(term):
             focus = tuple(content_stems(term))
             return Question(q, QuestionKind.DEFINITION, focus, stems, term=term.strip())
     named = _named_thing(q)
@@ -376,6 +381,17 @@ def _digit_names(q: str) -> tuple[str, ...]:
         for run in _name_runs(q)
         if any(ch.isdigit() for t in run for ch in t) and (len(run) > 1 or not run[0].isdigit())
     )
+
+
+def _bare_term(x: str) -> str:
+    """The term a definition question asks about, without its quotes or an aside.
+
+    "'information resources' in the FIPS 199 / FIPS 200 definitions" asks
+    about information resources; "technical controls, as opposed to
+    management or operational ones" about technical controls.
+    """
+    x = _ASIDE.split(x, maxsplit=1)[0]
+    return _QUOTES.sub(r"\1", x).strip()
 
 
 def _is_term(x: str) -> bool:
