@@ -296,6 +296,14 @@ def test_a_question_opening_with_its_setting_asks_what_its_main_clause_asks() ->
     # Of two joined questions the first says the kind; the second's words still count.
     vmi = parse_question("What is virtual mobile infrastructure (VMI) and what does it provide?")
     assert vmi.kind is QuestionKind.DEFINITION and stem("provide") in vmi.stems
+    # A scene set before the question: the question is its last sentence.
+    scene = parse_question(
+        "our data has residency requirements - can a customer control where it is stored?"
+    )
+    assert scene.kind is QuestionKind.OTHER and scene.whether
+    assert {stem("residency"), stem("control")} <= set(scene.stems)
+    told = parse_question("Our proxy sits at the firewall. What should it do with Via fields?")
+    assert told.kind is QuestionKind.PROCEDURE and not told.whether
     # A condition opening the question is no setting.
     upgrade = parse_question("When a client sends an Upgrade header, what else must it send?")
     assert upgrade.kind is QuestionKind.CONDITION

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from pincite.generate.question import Question, QuestionKind, asks_outcome, asks_whether
+from pincite.generate.question import Question, QuestionKind, asks_outcome
 from pincite.generate.words import stem
 from pincite.numbers import NUMBER_WORDS
 
@@ -105,7 +105,7 @@ def kind_cue(question: Question, text: str, asked: set[str]) -> bool:
     """
     kind = question.kind
     cue_re = _CUES.get(kind)
-    if kind is QuestionKind.OTHER and asks_whether(question.text):
+    if kind is QuestionKind.OTHER and question.whether:
         cue_re = _VERDICT
     if cue_re is None:
         return False

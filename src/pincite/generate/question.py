@@ -48,6 +48,8 @@ class Question:
     # True when the question asks what a document's authors did ("What datasets do
     # they use?", "in this work", "the authors"): papers answer in the first person.
     asks_authors: bool = False
+    # True for a yes/no question ("Can an agency ...?"), read from its main clause.
+    whether: bool = False
 
 
 _ARTICLE = r"(?:(?:a|an|the)\s+)?"
@@ -232,6 +234,15 @@ _SETTING = re.compile(
     r"did|must|should|may|might|will|would|has|have)\b)",
     re.I,
 )
+# A scene set before the question ("Our proxy sits at the network firewall. What
+# should it do with ...?", "our data has residency requirements - can a customer
+# ...?"): the question is its last sentence; the scene's words still count.
+_SCENE = re.compile(
+    r"^.*?\w[.!:;]\s+(?=(?:what|which|when|how|why|who|where|under|is|are|can|could|does|"
+    r"do|must|should|may)\b[^.!]*\?*\s*$)|^.*?\w\s+[-–—]\s+(?=(?:what|which|when|how|why|"
+    r"who|where|is|are|can|could|does|do|must|should|may)\b[^.!]*\?*\s*$)",
+    re.I,
+)
 # "What is VMI and what does it provide?", "How is a weak ETag marked, and when ...?":
 # a second question joined to the first.
 _SECOND_ASK = re.compile(
@@ -277,7 +288,7 @@ def parse_question(text: str) -> Question:
     q = _CONTRACTION.sub(lambda m: m[1] + " is", " ".join(text.split()))
     authors = _AUTHORS.search(q) is not None
     parsed = _parse(q)
-    lead = _SETTING.match(q)
+    lead = _SETTING.match(q) or _SCENE.match(q)
     second = _SECOND_ASK.search(q, lead.end() if lead else 0)
     if lead is not None or second is not None:
         # "Under RFC 7230, what must a server do ...?" asks what its main clause asks,
@@ -285,9 +296,12 @@ def parse_question(text: str) -> Question:
         # asks; the rest's words ("RFC 7230", "provide") still count among the
         # question's.
         start, end = lead.end() if lead else 0, second.start() if second else len(q)
-        main = _parse(q[start:end].rstrip(" ,") + "?")
+        main_text = q[start:end].rstrip(" ,") + "?"
+        main = _parse(main_text)
         said = tuple(s for s in parsed.stems if s not in main.stems)
-        parsed = replace(main, text=q, stems=main.stems + said)
+        parsed = replace(main, text=q, stems=main.stems + said, whether=asks_whether(main_text))
+    else:
+        parsed = replace(parsed, whether=asks_whether(q))
     return replace(parsed, names=_digit_names(q), asks_authors=authors)
 
 
