@@ -13,7 +13,7 @@ from extractive_helpers import best, passage
 from pincite.generate.cues import counts_asked, kind_cue, speaks_as_authors
 from pincite.generate.question import parse_question
 from pincite.generate.select import _names_of
-from pincite.generate.words import content_stems
+from pincite.generate.words import compounds, content_stems, stem
 
 
 def test_a_quoted_term_is_the_one_its_sentence_defines() -> None:
@@ -267,3 +267,18 @@ def test_a_yes_no_question_is_answered_by_a_permission_duty_or_denial() -> None:
     # Only yes/no questions read it so.
     what = parse_question("What security designators does an agency define?")
     assert not kind_cue(what, "Additional security designators may be used.", set())
+
+
+def test_a_compound_the_document_splits_still_counts() -> None:
+    wanted = {stem("hostname"), stem("filename")}
+    assert compounds("Comparisons of host names MUST be case-insensitive;", wanted) == {
+        stem("hostname")
+    }
+    assert compounds("The host and the name are separate.", wanted) == set()
+    # The same words but "host names": ties go to the first passage, so only the
+    # compound can lift the second.
+    other = passage(1, "Comparisons of paths MUST be case-insensitive.")
+    split = passage(2, "Comparisons of host names MUST be case-insensitive.")
+    assert best("Are hostnames compared case-insensitively?", other, split).startswith(
+        "Comparisons of host names"
+    )

@@ -28,7 +28,7 @@ from pincite.generate.layout import Role, Unit, layout
 from pincite.generate.lists import run
 from pincite.generate.pool import Piece, Pool, adjacent, ends_sentence
 from pincite.generate.question import Question, QuestionKind
-from pincite.generate.words import content_stems
+from pincite.generate.words import compounds, content_stems
 
 __all__ = ["Candidate", "Scoring", "candidates"]
 
@@ -192,6 +192,7 @@ def candidates(
         zip(drafts, texts, strict=True)
     ):
         own = set(content_stems(text)) | subjects.get(j, set())
+        own |= compounds(text, q_set - own)
         # "Can an agency ... beyond the FIPS 199 categories?": a sentence of FIPS 199
         # need not repeat its document's name to answer what is asked of it.
         title = title | names.get(pieces[0][0].number, set())

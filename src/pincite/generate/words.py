@@ -2,15 +2,28 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from pincite.retrieve.query import STOPWORDS
 from pincite.stems import stem
 
-__all__ = ["content_stems", "stem"]
+__all__ = ["compounds", "content_stems", "stem"]
 
 _WORD = re.compile(r"\w+")
 
 
 def content_stems(text: str) -> list[str]:
     return [stem(w) for w in _WORD.findall(text.casefold()) if w not in STOPWORDS]
+
+
+def compounds(text: str, wanted: set[str]) -> set[str]:
+    """The stems in ``wanted`` that ``text`` writes as two words ("host names" for "hostname").
+
+    Documents split what questions join, and the other way round; each pair
+    of neighbouring words is read as one.
+    """
+    if not wanted:
+        return set()
+    words = _WORD.findall(text.casefold())
+    return {j for a, b in itertools.pairwise(words) if (j := stem(a + b)) in wanted}
