@@ -277,7 +277,7 @@ def test_a_compound_the_document_splits_still_counts() -> None:
     assert compounds("The host and the name are separate.", wanted) == set()
     # The same words but "host names": ties go to the first passage, so only the
     # compound can lift the second.
-    other = passage(1, "Comparisons of paths MUST be case-insensitive.")
+    other = passage(1, "Comparisons of path segments MUST be case-insensitive.")
     split = passage(2, "Comparisons of host names MUST be case-insensitive.")
     assert best("Are hostnames compared case-insensitively?", other, split).startswith(
         "Comparisons of host names"
