@@ -6,7 +6,8 @@ comes from and pins its exact spans; so an extractive answer can be wrong
 about relevance but never about what a source says.
 
 How it reads a question and a passage lives beside it: ``question`` (what
-kind of answer is asked for, about which term or name), ``layout`` (headings,
+kind of answer is asked for, about which term or name; ``names`` reads the
+names it holds), ``layout`` (headings,
 labels, lead-ins, list items, footnotes and page furniture), ``pool`` (the
 passages' units, word statistics and continuations), ``lists`` (the items a
 list question wants, a lead-in's run), ``cues`` (what a question's kind asks

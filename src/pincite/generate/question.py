@@ -12,7 +12,8 @@ import re
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from pincite.generate.words import content_stems, stem
+from pincite.generate.names import digit_names, name_runs, named_thing, without_numbered_names
+from pincite.generate.words import content_stems
 
 __all__ = ["Question", "QuestionKind", "asks_outcome", "parse_question"]
 
@@ -254,11 +255,6 @@ _CONTRACTION = re.compile(r"\b(what|who|where|when|how|which|that)['’]s\b", re
 
 # "What factors should it weigh when deciding how much access ...?" asks for the
 # factors: the quantity is what is decided, not what is asked.
-# "a 504 gateway timeout": a three-digit status number and the words naming it, up to
-# what the question asks of it.
-_STATUS_PHRASE = re.compile(
-    r"\b[1-5]\d\d(?:\s+(?!(?:mean|means|actually|really|status|code|response|error)\b)[a-z][\w-]*){1,4}"
-)
 _EMBEDDED_QUANTITY = re.compile(
     r"\b(?:decid|determin|choos|select|judg|assess|estimat)\w*\s+how\s+(?:much|many|long)\b",
     re.I,
@@ -302,14 +298,20 @@ def parse_question(text: str) -> Question:
         parsed = replace(main, text=q, stems=main.stems + said, whether=asks_whether(main_text))
     else:
         parsed = replace(parsed, whether=asks_whether(q))
-    return replace(parsed, names=_digit_names(q), asks_authors=authors)
+    return replace(parsed, names=digit_names(_name_runs(q)), asks_authors=authors)
+
+
+def _name_runs(q: str) -> list[list[str]]:
+    return name_runs(q, _CONVERSATIONAL if _PERMISSION.match(q) else frozenset())
 
 
 def _parse(q: str) -> Question:
     asking = _TEMPLATE | _PLEASE | (_CONVERSATIONAL if _PERMISSION.match(q) else frozenset())
     stems = tuple(s for s in content_stems(_SELF_REFERENCE.sub(" ", q)) if s not in asking)
     yes_no = _YES_NO.match(q) is not None and _HOW_QUANTITY.search(q) is None
-    asks_number = _NUMBER.search(_unnamed(_EMBEDDED_QUANTITY.sub(" ", q))) and not yes_no
+    runs = _name_runs(q)
+    unnamed = without_numbered_names(_EMBEDDED_QUANTITY.sub(" ", q), runs)
+    asks_number = _NUMBER.search(unnamed) and not yes_no
     if asks_number and not asks_outcome(q):
         expects = next((name for name, pattern in _EXPECTS if pattern.search(q)), None)
         if expects is not None:
@@ -330,7 +332,7 @@ def _parse(q: str) -> Question:
         if m and _is_term(term):
             focus = tuple(content_stems(term))
             return Question(q, QuestionKind.DEFINITION, focus, stems, term=term.strip())
-    named = _named_thing(q)
+    named = named_thing(runs)
     if _CONDITION.match(q):
         return Question(q, QuestionKind.CONDITION, named, stems)
     if _REASON.match(q):
@@ -338,63 +340,6 @@ def _parse(q: str) -> Question:
     if _PROCEDURE.match(q):
         return Question(q, QuestionKind.PROCEDURE, named, stems)
     return Question(q, QuestionKind.OTHER, named, stems)
-
-
-# A token of a name: capitalised, all capitals, or holding a digit ("304",
-# "HTTP/1.1", "FIPS", "Not", "Modified").
-_NAME_TOKEN = re.compile(r"^(?:[A-Z][\w/.-]*|[\w/.-]*\d[\w/.-]*)$")
-
-
-def _name_runs(q: str) -> list[list[str]]:
-    """The runs of name tokens after the question's first word, in order."""
-    runs: list[list[str]] = []
-    run: list[str] = []
-    asking = _CONVERSATIONAL if _PERMISSION.match(q) else frozenset()
-    for w in [w.strip("?.!,;:()\"'") for w in q.split()[1:]]:
-        if w and _NAME_TOKEN.match(w) and stem(w.casefold()) not in asking:
-            run.append(w)
-        elif run:
-            runs.append(run)
-            run = []
-    return [*runs, run] if run else runs
-
-
-def _unnamed(q: str) -> str:
-    """The question without the numbered names it holds, for spotting a request for a number.
-
-    "When should a server reply with 416 Requested Range Not Satisfiable?" and
-    "what does a 504 gateway timeout actually mean" name a status; its words
-    ("Range", "timeout") ask for no quantity. A numbered name is a run of
-    name tokens holding a number and a word, or, in lower case, the words
-    right after a status-like number up to the question's verb.
-    """
-    for run in _name_runs(q):
-        if len(run) >= 2 and any(w[:1].isdigit() for w in run):
-            q = q.replace(" ".join(run), " ")
-    return _STATUS_PHRASE.sub(" ", q)
-
-
-def _named_thing(q: str) -> tuple[str, ...]:
-    """The longest run of name tokens after the question's first word, as stems.
-
-    "When does a server respond with 304 Not Modified?" is about "304 Not
-    Modified", the title of the section that answers it. Empty when the
-    question names nothing.
-    """
-    best = max(_name_runs(q), key=len, default=[])
-    return tuple(content_stems(" ".join(best)))
-
-
-def _digit_names(q: str) -> tuple[str, ...]:
-    """Runs of name tokens after the first word that hold a digit ("Revision 1", "RFC 7230").
-
-    A lone number ("408") names a status code or a section, not a document.
-    """
-    return tuple(
-        " ".join(run).casefold()
-        for run in _name_runs(q)
-        if any(ch.isdigit() for t in run for ch in t) and (len(run) > 1 or not run[0].isdigit())
-    )
 
 
 def _bare_term(x: str) -> str:

@@ -1,0 +1,80 @@
+"""The names a question holds: "304 Not Modified", "RFC 7230", "Revision 1".
+
+A name is a run of name tokens (capitalised, all capitals, or holding a
+digit) after the question's first word. The longest run is what a condition
+or procedure question is about; runs holding a digit may name a document;
+a numbered name ("416 Requested Range Not Satisfiable") asks for no number.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pincite.generate.words import content_stems, stem
+
+__all__ = ["digit_names", "name_runs", "named_thing", "without_numbered_names"]
+
+# A token of a name: capitalised, all capitals, or holding a digit ("304",
+# "HTTP/1.1", "FIPS", "Not", "Modified").
+_NAME_TOKEN = re.compile(r"^(?:[A-Z][\w/.-]*|[\w/.-]*\d[\w/.-]*)$")
+# "a 504 gateway timeout": a three-digit status number and the words naming it, up to
+# what the question asks of it.
+_STATUS_PHRASE = re.compile(
+    r"\b[1-5]\d\d(?:\s+(?!(?:mean|means|actually|really|status|code|response|error)\b)"
+    r"[a-z][\w-]*){1,4}"
+)
+
+
+def name_runs(q: str, skip: frozenset[str] = frozenset()) -> list[list[str]]:
+    """The runs of name tokens after the question's first word, in order.
+
+    ``skip`` holds stems that are how the question is asked ("OK" in "Is it
+    OK to ...?"), never part of a name.
+    """
+    runs: list[list[str]] = []
+    run: list[str] = []
+    for w in [w.strip("?.!,;:()\"'") for w in q.split()[1:]]:
+        if w and _NAME_TOKEN.match(w) and stem(w.casefold()) not in skip:
+            run.append(w)
+        elif run:
+            runs.append(run)
+            run = []
+    return [*runs, run] if run else runs
+
+
+def without_numbered_names(q: str, runs: list[list[str]]) -> str:
+    """The question without the numbered names it holds, for spotting a request for a number.
+
+    "When should a server reply with 416 Requested Range Not Satisfiable?" and
+    "what does a 504 gateway timeout actually mean" name a status; its words
+    ("Range", "timeout") ask for no quantity. A numbered name is a run of
+    name tokens holding a number and a word, or, in lower case, the words
+    right after a status-like number up to the question's verb.
+    """
+    for run in runs:
+        if len(run) >= 2 and any(w[:1].isdigit() for w in run):
+            q = q.replace(" ".join(run), " ")
+    return _STATUS_PHRASE.sub(" ", q)
+
+
+def named_thing(runs: list[list[str]]) -> tuple[str, ...]:
+    """The longest run of name tokens, as stems.
+
+    "When does a server respond with 304 Not Modified?" is about "304 Not
+    Modified", the title of the section that answers it. Empty when the
+    question names nothing.
+    """
+    best = max(runs, key=len, default=[])
+    return tuple(content_stems(" ".join(best)))
+
+
+def digit_names(runs: list[list[str]]) -> tuple[str, ...]:
+    """The runs that hold a digit ("Revision 1", "RFC 7230"), case-folded.
+
+    A lone number ("408") names a status code or a section, not a document.
+    """
+    return tuple(
+        " ".join(run).casefold()
+        for run in runs
+        if any(ch.isdigit() for t in run for ch in t) and (len(run) > 1 or not run[0].isdigit())
+    )
