@@ -224,7 +224,6 @@ _QUANTITY_WORDS = {
 }
 
 
-# "what's a thin VPN client": typed questions contract the verb the patterns read.
 # A question opening with its setting ("Under FIPS 199, ...", "In Revision 1, ...",
 # "According to FIPS 200, ...", "Compared with ordinary telework, ..."): a
 # condition ("When a client sends ..., what ...?") is no setting.
@@ -250,6 +249,7 @@ _SECOND_ASK = re.compile(
     r",?\s+and\s+(?:what|how|why|when|where|who|which)\b[^?]*\?*\s*$",
     re.I,
 )
+# "what's a thin VPN client": typed questions contract the verb the patterns read.
 _CONTRACTION = re.compile(r"\b(what|who|where|when|how|which|that)['’]s\b", re.I)
 
 
@@ -267,11 +267,6 @@ _YES_NO = re.compile(
 )
 _HOW_MANY_KINDS = re.compile(r"\bhow\s+many\s+(?:different\s+)?(?:kinds|types|sorts)\s+of\b", re.I)
 _KIND_WORDS = frozenset(content_stems("kinds types sorts different"))
-
-
-def asks_whether(text: str) -> bool:
-    """True for a yes/no question ("Can an agency ...?", "Is it OK to ...?")."""
-    return _YES_NO.match(text) is not None
 
 
 def asks_outcome(text: str) -> bool:
@@ -295,9 +290,11 @@ def parse_question(text: str) -> Question:
         main_text = q[start:end].rstrip(" ,") + "?"
         main = _parse(main_text)
         said = tuple(s for s in parsed.stems if s not in main.stems)
-        parsed = replace(main, text=q, stems=main.stems + said, whether=asks_whether(main_text))
+        parsed = replace(
+            main, text=q, stems=main.stems + said, whether=_YES_NO.match(main_text) is not None
+        )
     else:
-        parsed = replace(parsed, whether=asks_whether(q))
+        parsed = replace(parsed, whether=_YES_NO.match(q) is not None)
     return replace(parsed, names=digit_names(_name_runs(q)), asks_authors=authors)
 
 
