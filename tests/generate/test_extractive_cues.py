@@ -190,7 +190,8 @@ def test_a_sentence_of_the_named_document_need_not_repeat_its_name() -> None:
     )
     citing = passage(
         2,
-        "FIPS 199 security categories are used by an agency to select its baseline of "
+        # "may": both sentences carry a yes/no question's cue, so only the name decides.
+        "FIPS 199 security categories may be used by an agency to select its baseline of "
         "security controls.",
         title="FIPS 200, Minimum Security Requirements",
     )

@@ -15,6 +15,7 @@ from extractive_helpers import HASH, best, generate, passage
 from pincite.generate.base import Generation, Passage
 from pincite.generate.cues import kind_cue
 from pincite.generate.extractive import ExtractiveConfig, ExtractiveGenerator
+from pincite.generate.names import without_numbered_names
 from pincite.generate.question import QuestionKind, parse_question
 from pincite.generate.select import Scoring
 from pincite.generate.words import stem
@@ -775,3 +776,32 @@ def test_x_involves_defines_x() -> None:
     ranked = ExtractiveGenerator().rank(question, [aside, entry])
     assert ranked[0].text.startswith("Threat modeling involves") and ranked[0].definition > 0
     assert all(c.definition == 0 for c in ranked if c.passage.number == 1)
+
+
+def test_reading_a_setting_or_scene_keeps_what_the_old_wording_said() -> None:
+    # A wh-phrase is no setting; a version number does not end the scene's question.
+    assert parse_question("Under what conditions, must a server close it?").kind is (
+        QuestionKind.CONDITION
+    )
+    assert parse_question("Within how many days, must an incident be reported?").kind is (
+        QuestionKind.NUMBER
+    )
+    assert parse_question(
+        "Our proxy speaks HTTP/1.0. Can it forward to an HTTP/1.1 server?"
+    ).whether
+    # A pronoun names no term; the scene names the thing.
+    pronoun = parse_question("I read about VMI. What is it?")
+    assert pronoun.kind is QuestionKind.OTHER and pronoun.focus == ("vmi",)
+    # Auxiliaries open no search-box term; title case is no numbered name; "FIPS 200"
+    # is no status.
+    assert parse_question("Does FIPS 199 have a formal definition?").term == ""
+    assert parse_question("How Many Pages Is SP 800-46 Revision 2?").kind is QuestionKind.NUMBER
+    assert "minimum" in without_numbered_names("Which meet the FIPS 200 minimum?", [])
+    # Apostrophes are no quotes; "what is meant by" reads its term.
+    assert parse_question("What does the server's 'Retry-After' mean?").term == (
+        "server's Retry-After"
+    )
+    assert parse_question("What is meant by rapid elasticity?").term == "rapid elasticity"
+    # "What happens ...?" after a setting still asks for a consequence.
+    outcome = parse_question("Under RFC 7230, what happens if Max-Forwards is 0?")
+    assert outcome.outcome and not kind_cue(outcome, "A proxy forwards it when it can.", set())

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from pincite.generate.question import Question, QuestionKind, asks_outcome
+from pincite.generate.question import Question, QuestionKind
 from pincite.generate.words import stem
 from pincite.numbers import NUMBER_WORDS
 
@@ -84,7 +84,8 @@ _OPENS_WITH_CONDITION = re.compile(
 # used at agency discretion", "SHOULD NOT be used", "is not applicable").
 _VERDICT = re.compile(
     r"\b(?:may|must|should|shall|can|cannot|not|never|only|allowed|permitted|prohibited|"
-    r"required|requires?|ought|MUST|SHOULD|MAY|SHALL)\b"
+    r"required|requires?|ought)\b",
+    re.I,
 )
 _CUES = {
     QuestionKind.REASON: _CAUSAL,
@@ -109,7 +110,7 @@ def kind_cue(question: Question, text: str, asked: set[str]) -> bool:
         cue_re = _VERDICT
     if cue_re is None:
         return False
-    if kind is QuestionKind.CONDITION and asks_outcome(question.text):
+    if kind is QuestionKind.CONDITION and question.outcome:
         # "What happens when ...?": the sentence that opens with a condition
         # and goes on to its consequence, not one that mentions "when" in passing.
         return _OPENS_WITH_CONDITION.match(text) is not None

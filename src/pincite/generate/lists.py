@@ -95,7 +95,8 @@ def _entry(p: Passage, start: int, end: int, pool: Pool) -> tuple[Piece, ...]:
 
 
 def _own_line(text: str, u: Unit, units: list[Unit], i: int) -> bool:
-    """True for a statement set on lines of its own, as list items without bullets are."""
+    """True for a statement that opens a line, as list items without bullets do, unless
+    its paragraph leads into items of its own."""
     before = text[: u.start].rstrip(" \t")
     if text[u.start : u.start + 1].islower():
         return False  # the rest of a sentence the previous chunk began

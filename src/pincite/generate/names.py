@@ -17,11 +17,12 @@ __all__ = ["digit_names", "name_runs", "named_thing", "without_numbered_names"]
 # A token of a name: capitalised, all capitals, or holding a digit ("304",
 # "HTTP/1.1", "FIPS", "Not", "Modified").
 _NAME_TOKEN = re.compile(r"^(?:[A-Z][\w/.-]*|[\w/.-]*\d[\w/.-]*)$")
-# "a 504 gateway timeout": a three-digit status number and the words naming it, up to
-# what the question asks of it.
+# "a 504 gateway timeout": a three-digit status number after an article (not "FIPS 200
+# minimum ...") and the words naming it, up to what the question asks of it.
 _STATUS_PHRASE = re.compile(
-    r"\b[1-5]\d\d(?:\s+(?!(?:mean|means|actually|really|status|code|response|error)\b)"
-    r"[a-z][\w-]*){1,4}"
+    r"\b(?:a|an|the|status|code)\s+[1-5]\d\d"
+    r"(?:\s+(?!(?:mean|means|actually|really|status|code|response|error)\b)[a-z][\w-]*){1,4}",
+    re.I,
 )
 
 
@@ -48,11 +49,12 @@ def without_numbered_names(q: str, runs: list[list[str]]) -> str:
     "When should a server reply with 416 Requested Range Not Satisfiable?" and
     "what does a 504 gateway timeout actually mean" name a status; its words
     ("Range", "timeout") ask for no quantity. A numbered name is a run of
-    name tokens holding a number and a word, or, in lower case, the words
-    right after a status-like number up to the question's verb.
+    name tokens opening with a number and holding a word (not "How Many
+    Pages Is SP 800-46", a question in title case), or, in lower case, the
+    words right after a status-like number up to the question's verb.
     """
     for run in runs:
-        if len(run) >= 2 and any(w[:1].isdigit() for w in run):
+        if len(run) >= 2 and run[0][:1].isdigit():
             q = q.replace(" ".join(run), " ")
     return _STATUS_PHRASE.sub(" ", q)
 

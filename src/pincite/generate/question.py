@@ -49,8 +49,10 @@ class Question:
     # True when the question asks what a document's authors did ("What datasets do
     # they use?", "in this work", "the authors"): papers answer in the first person.
     asks_authors: bool = False
-    # True for a yes/no question ("Can an agency ...?"), read from its main clause.
+    # True for a yes/no question ("Can an agency ...?") and for "What happens when
+    # ...?", read from its main clause.
     whether: bool = False
+    outcome: bool = False
 
 
 _ARTICLE = r"(?:(?:a|an|the)\s+)?"
@@ -62,6 +64,7 @@ _DEFINITION = [
         rf"^what\s+is\s+the\s+(?:\w+\s+)?(?:definition|meaning)\s+of\s+{_ARTICLE}(?P<x>.+?){_END}",
         re.I,
     ),
+    re.compile(rf"^what\s+is\s+meant\s+by\s+{_ARTICLE}(?P<x>.+?){_END}", re.I),
     re.compile(rf"^(?:what|who)\s+(?:is|are|was|were)\s+{_ARTICLE}(?P<x>.+?){_END}", re.I),
     re.compile(
         rf"^what\s+(?:does|do|did)\s+{_ARTICLE}(?P<x>.+?)\s+(?:(?:actually|really|exactly)\s+)?"
@@ -69,7 +72,6 @@ _DEFINITION = [
         rf"denote|indicate|signify){_END}",
         re.I,
     ),
-    re.compile(rf"^what\s+is\s+meant\s+by\s+{_ARTICLE}(?P<x>.+?){_END}", re.I),
     re.compile(rf"^(?:define|explain)\s+{_ARTICLE}(?P<x>.+?){_END}", re.I),
     re.compile(rf"^(?:what\s+is\s+)?the\s+(?:meaning|definition)\s+of\s+(?P<x>.+?){_END}", re.I),
     # "Under FIPS 199, what counts as a loss of availability?", "How does SP 800-46 define BYOD?"
@@ -82,7 +84,9 @@ _DEFINITION = [
     re.compile(rf"^how\s+(?:is|are)\s+{_ARTICLE}(?P<x>.+?)\s+defined(?:\s+in\s+.+?)?{_END}", re.I),
     # What is typed into a search box: "transparent negotiation http meaning".
     re.compile(
-        rf"^(?!(?:what|which|how|why|when|who|where)\b)(?P<x>.+?)\s+(?:meaning|definition){_END}",
+        r"^(?!(?:what|which|how|why|when|who|where|is|are|was|were|does|do|did|can|could|will|"
+        r"would|should|must|may|has|have|give|tell|show|find|explain|list|name)\b)"
+        rf"(?P<x>.+?)\s+(?:meaning|definition){_END}",
         re.I,
     ),
     # "what does threat modeling actually involve ...": what it is made of.
@@ -175,7 +179,7 @@ _ASIDE = re.compile(
     r",\s*(?:as\s+opposed\s+to|unlike|compared\s+(?:with|to)|rather\s+than|versus|vs\.?|"
     r"not|and\s+not|as\s+(?:used|defined|described)|in\s+(?:the|this)|according\s+to)\b"
 )
-_QUOTES = re.compile(r"[\"“‘']([^\"”’']{1,60})[\"”’']")
+_QUOTES = re.compile(r"(?<!\w)[\"“‘']([^\"”’']{1,60})[\"”’'](?!\w)")
 # Words that make a short "what is X" a request for a value, not a meaning.
 _VALUE_WORDS = frozenset(
     {"name", "purpose", "role", "goal", "aim", "reason", "cause", "effect", "result"}
@@ -229,7 +233,8 @@ _QUANTITY_WORDS = {
 # condition ("When a client sends ..., what ...?") is no setting.
 _SETTING = re.compile(
     r"^(?:in|under|according\s+to|compared\s+(?:with|to)|based\s+on|besides|beyond|per|"
-    r"for|within|across|throughout|as\s+(?:of|per))\s+[^,?]{2,60},\s*"
+    r"for|within|across|throughout|as\s+(?:of|per))\s+(?!(?:what|which|how|whom|whose)\b)"
+    r"[^,?]{2,60},\s*"
     r"(?=(?:what|which|when|how|why|who|whom|whose|where|is|are|was|were|can|could|does|do|"
     r"did|must|should|may|might|will|would|has|have)\b)",
     re.I,
@@ -239,8 +244,9 @@ _SETTING = re.compile(
 # ...?"): the question is its last sentence; the scene's words still count.
 _SCENE = re.compile(
     r"^.*?\w[.!:;]\s+(?=(?:what|which|when|how|why|who|where|under|is|are|can|could|does|"
-    r"do|must|should|may)\b[^.!]*\?*\s*$)|^.*?\w\s+[-–—]\s+(?=(?:what|which|when|how|why|"
-    r"who|where|is|are|can|could|does|do|must|should|may)\b[^.!]*\?*\s*$)",
+    r"do|must|should|may)\b(?:[^.!]|[.!](?=\S))*\?*\s*$)|^.*?\w\s+[-–—]\s+(?=(?:what|which|"
+    r"when|how|why|who|where|is|are|can|could|does|do|must|should|may)\b(?:[^.!]|[.!](?=\S))*"
+    r"\?*\s*$)",
     re.I,
 )
 # "What is VMI and what does it provide?", "How is a weak ETag marked, and when ...?":
@@ -250,6 +256,10 @@ _SECOND_ASK = re.compile(
     re.I,
 )
 # "what's a thin VPN client": typed questions contract the verb the patterns read.
+# Kinds whose focus is the name the question holds.
+_NAMING_KINDS = frozenset(
+    {QuestionKind.CONDITION, QuestionKind.PROCEDURE, QuestionKind.REASON, QuestionKind.OTHER}
+)
 _CONTRACTION = re.compile(r"\b(what|who|where|when|how|which|that)['’]s\b", re.I)
 
 
@@ -279,7 +289,8 @@ def parse_question(text: str) -> Question:
     q = _CONTRACTION.sub(lambda m: m[1] + " is", " ".join(text.split()))
     authors = _AUTHORS.search(q) is not None
     parsed = _parse(q)
-    lead = _SETTING.match(q) or _SCENE.match(q)
+    setting = _SETTING.match(q)
+    lead = setting or _SCENE.match(q)
     second = _SECOND_ASK.search(q, lead.end() if lead else 0)
     if lead is not None or second is not None:
         # "Under RFC 7230, what must a server do ...?" asks what its main clause asks,
@@ -290,11 +301,16 @@ def parse_question(text: str) -> Question:
         main_text = q[start:end].rstrip(" ,") + "?"
         main = _parse(main_text)
         said = tuple(s for s in parsed.stems if s not in main.stems)
-        parsed = replace(
-            main, text=q, stems=main.stems + said, whether=_YES_NO.match(main_text) is not None
-        )
+        focus = main.focus
+        if not focus and setting is None and main.kind in _NAMING_KINDS:
+            # "I read about VMI. What is it?": the scene names it (a setting names
+            # the document, "Under RFC 7230, ...").
+            focus = named_thing(_name_runs(q))
+        parsed = replace(main, text=q, focus=focus, stems=main.stems + said)
     else:
-        parsed = replace(parsed, whether=_YES_NO.match(q) is not None)
+        main_text = q
+    whether = _YES_NO.match(main_text) is not None
+    parsed = replace(parsed, whether=whether, outcome=asks_outcome(main_text))
     return replace(parsed, names=digit_names(_name_runs(q)), asks_authors=authors)
 
 
@@ -351,6 +367,8 @@ def _bare_term(x: str) -> str:
 
 
 def _is_term(x: str) -> bool:
+    if not content_stems(x):
+        return False  # "What is it?": a pronoun names no term
     words = x.split()
     if not 0 < len(words) <= _MAX_TERM_WORDS:
         return False

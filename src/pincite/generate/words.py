@@ -20,8 +20,9 @@ def content_stems(text: str) -> list[str]:
 def compounds(text: str, wanted: set[str]) -> set[str]:
     """The stems in ``wanted`` that ``text`` writes as two words ("host names" for "hostname").
 
-    Documents split what questions join, and the other way round; each pair
-    of neighbouring words is read as one.
+    A question may join what a document splits; each pair of neighbouring
+    words of ``text`` is read as one. (The other way round, a document's
+    "hostname" for a question's "host name", is not read.)
     """
     if not wanted:
         return set()
