@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from pincite.generate.base import Passage
 from pincite.generate.layout import Role, Unit
 from pincite.generate.pool import Pool
-from pincite.generate.question import Question, QuestionKind
+from pincite.generate.question import NAMING_KINDS, Question, QuestionKind
 from pincite.generate.words import content_stems
 
 if TYPE_CHECKING:
@@ -46,10 +46,6 @@ _TERM_EXTRA_WORDS = 3
 # (five), not "Many agencies that issue laptops to staff working at home also permit
 # a thin client" (nine).
 _WHICH_MEANS_EXTRA_WORDS = 6
-# Kinds whose focus is the name the question holds (see ``parse_question``).
-_NAMING_KINDS = frozenset(
-    {QuestionKind.CONDITION, QuestionKind.PROCEDURE, QuestionKind.REASON, QuestionKind.OTHER}
-)
 
 
 def defines(
@@ -99,7 +95,7 @@ def about(question: Question, pool: Pool, p: Passage, title: str, scoring: Scori
     if not title:
         return 0.0
     m = _named(question.stems, title, p, pool)
-    if question.focus and question.kind in _NAMING_KINDS:
+    if question.focus and question.kind in NAMING_KINDS:
         m = max(m, _named(question.focus, title, p, pool))
     if m >= scoring.term_match:
         return 0.5 * m

@@ -15,7 +15,7 @@ from enum import StrEnum
 from pincite.generate.names import digit_names, name_runs, named_thing, without_numbered_names
 from pincite.generate.words import content_stems
 
-__all__ = ["Question", "QuestionKind", "asks_outcome", "parse_question"]
+__all__ = ["NAMING_KINDS", "Question", "QuestionKind", "asks_outcome", "parse_question"]
 
 
 class QuestionKind(StrEnum):
@@ -256,8 +256,8 @@ _SECOND_ASK = re.compile(
     re.I,
 )
 # "what's a thin VPN client": typed questions contract the verb the patterns read.
-# Kinds whose focus is the name the question holds.
-_NAMING_KINDS = frozenset(
+# Kinds whose focus is the name the question holds ("304 Not Modified").
+NAMING_KINDS = frozenset(
     {QuestionKind.CONDITION, QuestionKind.PROCEDURE, QuestionKind.REASON, QuestionKind.OTHER}
 )
 _CONTRACTION = re.compile(r"\b(what|who|where|when|how|which|that)['’]s\b", re.I)
@@ -302,7 +302,7 @@ def parse_question(text: str) -> Question:
         main = _parse(main_text)
         said = tuple(s for s in parsed.stems if s not in main.stems)
         focus = main.focus
-        if not focus and setting is None and main.kind in _NAMING_KINDS:
+        if not focus and setting is None and main.kind in NAMING_KINDS:
             # "I read about VMI. What is it?": the scene names it (a setting names
             # the document, "Under RFC 7230, ...").
             focus = named_thing(_name_runs(q))
