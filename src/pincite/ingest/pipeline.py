@@ -12,6 +12,7 @@ from pincite.embed.base import Embedder
 from pincite.errors import InputError, PinciteError
 from pincite.ingest.base import ParsedDocument
 from pincite.ingest.chunk import CHUNKER, chunk, embed_text
+from pincite.ingest.designation import with_designation
 from pincite.ingest.embedding import embed_version
 from pincite.ingest.parse import parse_file
 from pincite.model import Chunk, Document, DocumentStatus, Version, content_hash
@@ -95,7 +96,8 @@ def store_parsed(
             warnings=parsed.warnings,
         )
     document_id = existing.document_id if existing else str(uuid.uuid4())
-    doc_title = title or parsed.title or (existing.title if existing else None) or _title(uri)
+    declared = with_designation(parsed.title, parsed.text)
+    doc_title = title or declared or (existing.title if existing else None) or _title(uri)
     created = now()
     document = Document(
         document_id=document_id,
