@@ -558,6 +558,11 @@ def test_a_question_that_names_a_document_is_answered_from_it() -> None:
     asked = "In Revision 1, how often must teleworkers reauthenticate during long sessions?"
     first, *_ = generate(asked, newer, older).claims
     assert first.used_excerpt_numbers == (2,)
+    # "Rev. 1" is how people write the "Revision 1" a title spells out.
+    abbreviated = "In Rev. 1, how often must teleworkers reauthenticate during long sessions?"
+    assert parse_question(abbreviated).names == ("revision 1",)
+    first, *_ = generate(abbreviated, newer, older).claims
+    assert first.used_excerpt_numbers == (2,)
     # naming no document (or one no title holds) leaves retrieval order to decide
     for other in (
         "How often must teleworkers reauthenticate during long sessions?",

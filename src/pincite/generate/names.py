@@ -25,6 +25,9 @@ _STATUS_PHRASE = re.compile(
     re.I,
 )
 
+# "Rev. 2" is how people write the "Revision 2" a title spells out.
+_REVISION = re.compile(r"\brev\b\.?")
+
 
 def name_runs(q: str, skip: frozenset[str] = frozenset()) -> list[list[str]]:
     """The runs of name tokens after the question's first word, in order.
@@ -74,9 +77,10 @@ def digit_names(runs: list[list[str]]) -> tuple[str, ...]:
     """The runs that hold a digit ("Revision 1", "RFC 7230"), case-folded.
 
     A lone number ("408") names a status code or a section, not a document.
+    "Rev. 2" is spelled "revision 2", as titles write it.
     """
     return tuple(
-        " ".join(run).casefold()
+        _REVISION.sub("revision", " ".join(run).casefold())
         for run in runs
         if any(ch.isdigit() for t in run for ch in t) and (len(run) > 1 or not run[0].isdigit())
     )
