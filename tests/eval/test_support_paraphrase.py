@@ -35,7 +35,12 @@ def test_each_rule_rewrites_as_documented(rule: r.Rule, claim: str, expected: st
 
 @pytest.mark.parametrize(
     "claim",
-    ["Pioneer factor OCT3/4 binds.", "Mice lacking SHP-2 thrive.", "It holds 2.4 trillion."],
+    [
+        "Pioneer factor OCT3/4 binds.",
+        "Mice lacking SHP-2 thrive.",
+        "It holds 2.4 trillion.",
+        "He earns $111.2 million.",  # not "$111.2,000,000"
+    ],
 )
 def test_restate_number_leaves_names_codes_and_decimals_alone(claim: str) -> None:
     assert r.restate_number(claim, RNG) is None
@@ -55,6 +60,17 @@ def test_change_number_keeps_the_sentence_and_moves_the_number() -> None:
 def test_swap_actor_takes_another_claims_subject() -> None:
     new = r.swap_actor("The vendor pays all fees.", RNG, ["Customers can cancel at any time."])
     assert new == "Customers pays all fees."
+
+
+def test_swap_actor_swaps_only_phrases_that_name_something() -> None:
+    # A pronoun, "There" or a reporting frame is no actor: swapping it in or out
+    # garbles the claim without breaking what it says.
+    others = ["Additionally, it is free.", "There are plans.", "It can wait."]
+    assert r.swap_actor("The vendor pays all fees.", RNG, others) is None
+    assert r.swap_actor("He pays all fees.", RNG, ["Customers can cancel."]) is None
+    assert r.swap_actor("For example, the fee is paid.", RNG, ["Customers can cancel."]) is None
+    new = r.swap_actor("Mouse models can be generated.", RNG, ["The vendor is paid."])
+    assert new == "The vendor can be generated."
 
 
 def test_rewrites_label_meaning_keeping_rules_supported_and_are_deterministic() -> None:

@@ -14,9 +14,9 @@ supported
   - ``restate_number``: a quantity in other words or units: "12 months" ->
     "one year", "30 days" -> "a month", "24 hours" -> "one day", "50%" ->
     "half", "3 weeks" -> "21 days", small counts in words ("7" -> "seven") and
-    back, "2 million" -> "2,000,000". A digit inside a name or code
-    ("OCT3/4", "SHP-2"), a decimal ("2.4") or a reference marker ("[4]") is
-    left alone.
+    back, "2 million" -> "2,000,000" (not "1.2 million"). A digit inside a
+    name or code ("OCT3/4", "SHP-2"), a decimal ("2.4") or a reference marker
+    ("[4]") is left alone.
   - ``synonym``: a common verb, adjective or connective swapped for a synonym
     (``_SYNONYMS``: "shows" -> "demonstrates", "about" -> "approximately").
   - ``trim``: a trailing clause dropped (after ", which", ", and", "; "): the
@@ -31,7 +31,9 @@ unsupported
   - ``antonym``: a directional or scope word reversed (``_ANTONYMS``:
     "increased" -> "decreased", "before" -> "after", "only" -> "all").
   - ``swap_actor``: the claim's leading words (its subject) replaced by the
-    subject of another claim ("Customers pay ..." from "The vendor pays ...").
+    subject of another claim ("Customers pay ..." from "The vendor pays ...");
+    both must name something (no pronoun, "There", opening preposition or
+    reporting frame such as "Additionally, it").
 """
 
 from __future__ import annotations
@@ -157,7 +159,7 @@ _UNIT_RESTATE = (
     (r"\b50 ?(?:%|percent)", "half"),
     (r"\b25 ?(?:%|percent)", "a quarter"),
     (r"\bhalf\b", "50%"),
-    (r"\b(\d+) million\b", None),  # digits written out, below
+    (r"(?<![\d.,])\b(\d+) million\b", None),  # digits written out, below; not "1.2 million"
     (r"\b(\d+) weeks\b", None),  # in days
     (r"\b(\d+) years\b", None),  # in months
 )
@@ -266,17 +268,40 @@ _DETERMINERS = ("The", "A", "An", "Its", "Their", "This")
 
 
 def _subject(claim: str) -> str | None:
-    """The claim's leading subject words: up to its first auxiliary, a name, or "The noun"."""
+    """The claim's leading subject words: up to its first auxiliary, a name, or "The noun".
+
+    Only a phrase that names something counts (``_names_something``): not a
+    pronoun ("It", "He"), "There", an opening preposition ("In", "For") or a
+    reporting frame ("Additionally, it"). Swapping one of those in or out
+    leaves a garbled sentence that may still say what the passage says, which
+    is no meaning-breaking rewrite.
+    """
     tokens = claim.split(" ")
     aux = next((i for i, t in enumerate(tokens) if _AUX.fullmatch(t)), None)
     if aux is not None and 1 <= aux <= 3:
-        return " ".join(tokens[:aux])
-    if tokens[0] in _DETERMINERS and len(tokens) > 2:
-        return " ".join(tokens[:2])
-    names = 0
-    while names < min(3, len(tokens) - 1) and tokens[names][:1].isupper():
-        names += 1
-    return " ".join(tokens[:names]) if names else None
+        found = " ".join(tokens[:aux])
+    elif tokens[0] in _DETERMINERS and len(tokens) > 2:
+        found = " ".join(tokens[:2])
+    else:
+        names = 0
+        while (
+            names < min(3, len(tokens) - 1)
+            and tokens[names][:1].isupper()
+            and tokens[names].lower() not in STOPWORDS
+        ):
+            names += 1
+        found = " ".join(tokens[:names])
+    return found if _names_something(found) else None
+
+
+def _names_something(phrase: str) -> bool:
+    """A determiner or none, then only content words, with no clause break."""
+    tokens = phrase.split()
+    if tokens and tokens[0] in _DETERMINERS:
+        tokens = tokens[1:]
+    return bool(tokens) and all(
+        t.lower() not in STOPWORDS and not t.endswith((",", ":", ";")) for t in tokens
+    )
 
 
 def swap_actor(claim: str, rng: random.Random, others: Sequence[str] = ()) -> str | None:
