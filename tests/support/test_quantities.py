@@ -45,6 +45,9 @@ def _missing(claim: str, text: str) -> list[q.Quantity]:
         ("opened on March 15, 2020", "opened on 03/15/2020"),
         ("opened in March 2020", "opened on 15 March 2020"),
         ("opened in 2020", "opened on 15 March 2020"),
+        # a span of years cut short
+        ("during the 2018–19 academic year", "over the 2018-2019 academic year"),
+        ("the 1999-00 season", "from 1999 to 2000"),
     ],
 )
 def test_the_same_quantity_written_two_ways_agrees(claim: str, text: str) -> None:
@@ -90,6 +93,19 @@ def test_reference_markers_are_not_quantities() -> None:
     assert q.quantities("Organisation is key [3].", bare_scaled=False) == set()
     assert q.quantities("as shown [1, 4] within 5 days [2-3]") == {(5.0, "day")}
     assert q.quantities("a list of [10 items]") == {(10.0, "")}  # a number in words is kept
+
+
+def test_a_list_items_number_is_not_a_quantity() -> None:
+    # An answer's numbered steps ("4. Turn on ...") number the answer, not the world.
+    assert q.quantities("4. Turn on the diffuser.", bare_scaled=False) == set()
+    assert q.quantities("1) Choose a spot for 2 hours") == {(2.0, "hour")}
+    assert q.quantities("It took 4. Then it rained.") == {(4.0, "")}  # only at the start
+
+
+def test_a_year_span_is_two_whole_years() -> None:
+    assert q.quantities("the 2018–19 season", bare_scaled=False) == {(2018.0, ""), (2019.0, "")}
+    assert (95.0, "") in q.quantities("In 1990 - 95 people came")  # spaced: a year and a count
+    assert q.quantities("on 2010-12-05", bare_scaled=False) == {(20101205.0, "date")}
 
 
 def test_a_hyphenated_unit_is_read() -> None:

@@ -20,7 +20,9 @@ another unit is agreement, not conflict:
   matches any). A slash date in a passage is read both day- and month-first.
 
 Reference markers ("[3]", "[1, 4]") are the answer's own numbering of its
-sources, not quantities, and are skipped.
+sources, not quantities, and are skipped; so is a list item's number at the
+start of a text ("4. Turn on the diffuser"). A span of years written short
+("2018–19") states both whole years.
 
 ``missing_numbers`` is the test the support features apply.
 """
@@ -112,6 +114,23 @@ _SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 # Reference markers an answer cites its sources with ("[3]", "[1, 4]", "[2-5]"):
 # numbers of the answer's own list, not quantities the text states.
 _MARKER = re.compile(r"\[\s*\d{1,3}(?:\s*[,;–-]\s*\d{1,3})*\s*\]")
+# A list item's number at the start of a text ("4. Turn on the diffuser"): the
+# answer's own numbering, not a quantity, like a reference marker.
+_LIST_NUMBER = re.compile(r"^\s*\d{1,2}[.)](?=\s)")
+# A span of years with the second one cut to two digits ("2018–19", "1999-00").
+# Written closed up: "1990 - 95 people" is a year and a count.
+_YEAR_SPAN = re.compile(r"\b((?:1[5-9]|20)\d\d)([–-])(\d\d)\b(?![.,:]?\d|[–-]\d)")
+
+
+def _whole_years(match: re.Match[str]) -> str:
+    """``"2018–19"`` -> ``"2018–2019"``; ``"1999-00"`` -> ``"1999-2000"``."""
+    first = int(match[1])
+    second = first // 100 * 100 + int(match[3])
+    if second < first:
+        second += 100
+    return f"{match[1]}{match[2]}{second}"
+
+
 _UNITS_WORDS = list(NUMBER_WORDS)
 _SMALL = {w: float(i) for i, w in enumerate(_UNITS_WORDS)}
 _SMALL["dozen"] = 12.0
@@ -212,6 +231,8 @@ def _quantities(text: str, bare_scaled: bool) -> frozenset[Quantity]:
     """
     if "[" in text:
         text = _MARKER.sub(lambda m: " " * len(m.group()), text)
+    text = _LIST_NUMBER.sub(lambda m: " " * len(m.group()), text)
+    text = _YEAR_SPAN.sub(_whole_years, text)
     found, date_spans = dates(text, both_readings=bare_scaled)
 
     def in_date(start: int) -> bool:
