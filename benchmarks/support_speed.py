@@ -27,10 +27,10 @@ from pathlib import Path
 from pincite.embed.default import default_embedder
 from pincite.ids import encode_chunk
 from pincite.support.base import SupportPassage
+from pincite.support.baseline import LexicalOverlapChecker
 from pincite.support.heuristic import (
     EMBED_WORDS,
     HeuristicSupportChecker,
-    LexicalOverlapChecker,
     default_support_checker,
 )
 from pincite.support.scoring import clear_caches
