@@ -98,7 +98,14 @@ def test_reference_markers_are_not_quantities() -> None:
 def test_a_list_items_number_is_not_a_quantity() -> None:
     # An answer's numbered steps ("4. Turn on ...") number the answer, not the world.
     assert q.quantities("4. Turn on the diffuser.", bare_scaled=False) == set()
-    assert q.quantities("1) Choose a spot for 2 hours") == {(2.0, "hour")}
+    # A passage's item number stays: an extractive quote that runs on across the
+    # items ("... except in these cases: 1. If the response ...") repeats it.
+    item = "1. If the response status code is 100 (Continue), the response MAY include a Date."
+    quote = "Origin servers MUST include a Date header field in all responses, except in " + item
+    claimed = q.quantities(quote, bare_scaled=False)
+    assert not q.missing_numbers(claimed, q.quantities(item))
+    assert q.quantities("1) Choose a spot for 2 hours", bare_scaled=False) == {(2.0, "hour")}
+    assert (1.0, "") in q.quantities("1) Choose a spot for 2 hours")  # a passage's stays
     assert q.quantities("It took 4. Then it rained.") == {(4.0, "")}  # only at the start
 
 

@@ -21,7 +21,8 @@ another unit is agreement, not conflict:
 
 Reference markers ("[3]", "[1, 4]") are the answer's own numbering of its
 sources, not quantities, and are skipped; so is a list item's number at the
-start of a text ("4. Turn on the diffuser"). A span of years written short
+start of a claim ("4. Turn on the diffuser"; a passage's is kept, since a quote
+running on across its items repeats it). A span of years written short
 ("2018–19") states both whole years.
 
 ``missing_numbers`` is the test the support features apply.
@@ -231,7 +232,10 @@ def _quantities(text: str, bare_scaled: bool) -> frozenset[Quantity]:
     """
     if "[" in text:
         text = _MARKER.sub(lambda m: " " * len(m.group()), text)
-    text = _LIST_NUMBER.sub(lambda m: " " * len(m.group()), text)
+    if not bare_scaled:
+        # Only a claim's own numbering: a passage's "1. If the response ..." is
+        # kept, for a quote that runs on across items states that "1" too.
+        text = _LIST_NUMBER.sub(lambda m: " " * len(m.group()), text)
     text = _YEAR_SPAN.sub(_whole_years, text)
     found, date_spans = dates(text, both_readings=bare_scaled)
 
