@@ -141,6 +141,31 @@ def test_a_condition_is_answered_with_the_leadin_it_hangs_on() -> None:
     assert_pinned(g, [IMPACT])
 
 
+def test_a_leadin_run_across_a_page_break_quotes_around_the_page_furniture() -> None:
+    text = (
+        "14.18 Date\n\n   Origin servers MUST include a Date header field in all responses, "
+        "except in these cases:\n\n"
+        "      1. If the response status code is 100 (Continue) or 101 (Switching\n"
+        "         Protocols), the response MAY include a Date header field.\n\n"
+        "Fielding, et al.            Standards Track                   [Page 124]\n"
+        "\f\nRFC 2616                        HTTP/1.1                       June 1999\n\n"
+        "      2. If the response status code conveys a server error, e.g. 500\n"
+        "         (Internal Server Error), the response MAY omit the Date.\n"
+    )
+    page = passage(1, text, title="RFC 2616, Hypertext Transfer Protocol -- HTTP/1.1")
+    g = generate("In which cases can an origin server leave out the Date header?", page)
+    claim = g.claims[0]
+    assert claim.text.startswith("Origin servers MUST include a Date header field")
+    assert "2. If the response status code conveys a server error" in claim.text
+    assert "Page 124" not in claim.text and "June 1999" not in claim.text
+    # Two pieces, each the passage's own characters, with the furniture between them.
+    assert len(claim.spans) == 2
+    (first_start, first_end), (second_start, second_end) = claim.spans
+    assert "[Page 124]" in text[first_end:second_start]
+    quoted = [text[first_start:first_end], text[second_start:second_end]]
+    assert claim.text == " ".join(" ".join(q.split()) for q in quoted)
+
+
 def test_a_condition_question_is_answered_under_the_heading_naming_its_subject() -> None:
     entry = passage(
         1,

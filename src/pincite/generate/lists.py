@@ -169,21 +169,29 @@ def items_after(
 
 
 def run(p: Passage, units: list[Unit], i: int, pool: Pool, limit: int) -> tuple[Piece, ...]:
-    """A lead-in with the items under it, as one contiguous stretch of text per passage.
+    """A lead-in with the items under it, as contiguous stretches of passage text.
 
     "The potential impact is LOW if— − The loss of ... limited adverse
     effect": the lead-in says what the items are for, so neither answers
-    alone. Empty when no item follows the lead-in.
+    alone. One stretch per passage, split where page furniture lies between
+    two items. Empty when no item follows the lead-in.
     """
     items = items_after(p, units, i + 1, pool, limit)
     if not items:
         return ()
-    spans: dict[int, list[int]] = {p.number: [units[i].start, units[i].end]}
-    order = [p]
+    stretches: list[tuple[Passage, int, int]] = [(p, units[i].start, units[i].end)]
     for entry in items:
         for q, s, e in entry:
-            if q.number not in spans:
-                spans[q.number] = [s, e]
-                order.append(q)
-            spans[q.number][1] = max(spans[q.number][1], e)
-    return tuple((q, spans[q.number][0], spans[q.number][1]) for q in order)
+            last, start, end = stretches[-1]
+            # A page break between two items leaves its running header and page
+            # number in the text; the claim quotes around them, in two pieces.
+            if last.number == q.number and not _furniture(pool.units[q.number], end, s):
+                stretches[-1] = (last, start, max(end, e))
+            else:
+                stretches.append((q, s, e))
+    return tuple(stretches)
+
+
+def _furniture(units: list[Unit], start: int, end: int) -> bool:
+    """True when page furniture lies between ``start`` and ``end`` of a passage."""
+    return any(u.role is Role.FURNITURE and start <= u.start and u.end <= end for u in units)
