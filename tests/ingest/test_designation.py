@@ -87,3 +87,29 @@ def test_a_document_that_lists_others_is_not_named_by_them() -> None:
         "| `rfc/rfc2616.txt` | Request for Comments: 2616 |\n"
     )
     assert designation(text) is None
+
+
+def test_a_sentence_citing_another_document_that_wraps_names_none() -> None:
+    # Extracted PDF text wraps sentences: a line may open with a cited designation.
+    policy = (
+        "This policy follows the guidance in\n"
+        "NIST Special Publication 800-46 Revision 2 for telework."
+    )
+    assert with_designation("Acme Remote Access Policy", policy) == "Acme Remote Access Policy"
+    # The cover's own designation comes first, whatever series a later line cites.
+    fips = "FIPS PUB 200\n\nMinimum Security Requirements, drawn from\nSpecial Publication 800-53\n"
+    assert designation(fips) == "FIPS 200"
+
+
+def test_a_designation_with_a_third_number_is_read_whole() -> None:
+    assert designation("NIST Special Publication 800-63-3\nDigital Identity Guidelines") == (
+        "NIST SP 800-63-3"
+    )
+    title = "NIST SP 800-63-3 Digital Identity Guidelines"
+    assert with_designation(title, "NIST Special Publication 800-63-3\n") == title
+
+
+@pytest.mark.parametrize("title", ["RFC2616 HTTP/1.1", "SP 800-46 Rev. 2, Guide", "   "])
+def test_a_title_spelling_the_designation_its_own_way_or_blank_is_kept(title: str) -> None:
+    text = NIST_COVER if "800-46" in title or not title.strip() else RFC_HEADER
+    assert with_designation(title, text) == title

@@ -18,6 +18,7 @@ import numpy as np
 from pincite.embed.base import Embedder
 from pincite.errors import PinciteError
 from pincite.eval.beir import BeirDoc
+from pincite.ingest.designation import with_designation
 from pincite.ingest.parse import parse_bytes
 from pincite.ingest.pipeline import now, version_rows
 from pincite.model import Chunk, Document, DocumentStatus, Version
@@ -95,7 +96,7 @@ def _prepare(doc: BeirDoc, tenant: str) -> tuple[Document, Version, list[Chunk]]
         parsed = parse_bytes(doc.text.encode("utf-8"), "inline.txt")
     except PinciteError:
         return None  # no text: nothing to retrieve (Cranfield has two such records)
-    title = doc.title.strip() or parsed.title or doc.id
+    title = doc.title.strip() or with_designation(parsed.title, parsed.text) or doc.id
     created = now()
     document_id = str(uuid.uuid4())
     document = Document(document_id, tenant, doc.id, title, DocumentStatus.LIVE, created_at=created)
