@@ -173,25 +173,40 @@ def run(p: Passage, units: list[Unit], i: int, pool: Pool, limit: int) -> tuple[
 
     "The potential impact is LOW if— − The loss of ... limited adverse
     effect": the lead-in says what the items are for, so neither answers
-    alone. One stretch per passage, split where page furniture lies between
-    two items. Empty when no item follows the lead-in.
+    alone. One stretch per passage, cut where page furniture lies inside it.
+    Empty when no item follows the lead-in.
     """
     items = items_after(p, units, i + 1, pool, limit)
     if not items:
         return ()
-    stretches: list[tuple[Passage, int, int]] = [(p, units[i].start, units[i].end)]
+    spans: dict[int, list[int]] = {p.number: [units[i].start, units[i].end]}
+    order = [p]
     for entry in items:
         for q, s, e in entry:
-            last, start, end = stretches[-1]
-            # A page break between two items leaves its running header and page
-            # number in the text; the claim quotes around them, in two pieces.
-            if last.number == q.number and not _furniture(pool.units[q.number], end, s):
-                stretches[-1] = (last, start, max(end, e))
-            else:
-                stretches.append((q, s, e))
-    return tuple(stretches)
+            if q.number not in spans:
+                spans[q.number] = [s, e]
+                order.append(q)
+            spans[q.number][1] = max(spans[q.number][1], e)
+    return tuple(
+        piece
+        for q in order
+        for piece in _around_furniture(q, pool.units[q.number], *spans[q.number])
+    )
 
 
-def _furniture(units: list[Unit], start: int, end: int) -> bool:
-    """True when page furniture lies between ``start`` and ``end`` of a passage."""
-    return any(u.role is Role.FURNITURE and start <= u.start and u.end <= end for u in units)
+def _around_furniture(p: Passage, units: list[Unit], start: int, end: int) -> list[Piece]:
+    """``p.text[start:end]`` as pieces that leave out the page furniture inside it.
+
+    A page break between two items, or inside one, leaves its running header
+    and page number in the text; the claim quotes around them.
+    """
+    pieces: list[Piece] = []
+    cuts = [u for u in units if u.role is Role.FURNITURE and start <= u.start and u.end <= end]
+    starts = [start, *(u.end for u in cuts)]
+    ends = [*(u.start for u in cuts), end]
+    for a, b in zip(starts, ends, strict=True):
+        text = p.text[a:b]
+        if text.strip():
+            lead = len(text) - len(text.lstrip())
+            pieces.append((p, a + lead, a + len(text.rstrip())))
+    return pieces

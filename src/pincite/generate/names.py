@@ -12,7 +12,7 @@ import re
 
 from pincite.generate.words import content_stems, stem
 
-__all__ = ["digit_names", "name_runs", "named_thing", "without_numbered_names"]
+__all__ = ["digit_names", "name_runs", "named_thing", "spell_revisions", "without_numbered_names"]
 
 # A token of a name: capitalised, all capitals, or holding a digit ("304",
 # "HTTP/1.1", "FIPS", "Not", "Modified").
@@ -27,6 +27,11 @@ _STATUS_PHRASE = re.compile(
 
 # "Rev. 2" is how people write the "Revision 2" a title spells out.
 _REVISION = re.compile(r"\brev\b\.?")
+
+
+def spell_revisions(folded: str) -> str:
+    """``folded`` (case-folded) with "rev." spelled "revision", as titles mostly write it."""
+    return _REVISION.sub("revision", folded)
 
 
 def name_runs(q: str, skip: frozenset[str] = frozenset()) -> list[list[str]]:
@@ -80,7 +85,7 @@ def digit_names(runs: list[list[str]]) -> tuple[str, ...]:
     "Rev. 2" is spelled "revision 2", as titles write it.
     """
     return tuple(
-        _REVISION.sub("revision", " ".join(run).casefold())
+        spell_revisions(" ".join(run).casefold())
         for run in runs
         if any(ch.isdigit() for t in run for ch in t) and (len(run) > 1 or not run[0].isdigit())
     )

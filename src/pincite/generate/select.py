@@ -26,6 +26,7 @@ from pincite.generate.cues import counts_asked, kind_cue, speaks_as_authors, sta
 from pincite.generate.defining import about, defines
 from pincite.generate.layout import Role, Unit, layout
 from pincite.generate.lists import run
+from pincite.generate.names import spell_revisions
 from pincite.generate.pool import Piece, Pool, adjacent, ends_sentence
 from pincite.generate.question import Question, QuestionKind
 from pincite.generate.words import compounds, content_stems
@@ -273,7 +274,7 @@ def _names_of(question: Question, passages: Sequence[Passage]) -> dict[int, set[
     """
     found: dict[int, set[str]] = {}
     for p in passages:
-        title = " ".join(p.title.casefold().split())
+        title = spell_revisions(" ".join(p.title.casefold().split()))
         held = [
             n for n in question.names if re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", title)
         ]
