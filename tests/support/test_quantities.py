@@ -112,6 +112,11 @@ def test_a_list_items_number_is_not_a_quantity() -> None:
 def test_a_year_span_is_two_whole_years() -> None:
     assert q.quantities("the 2018–19 season", bare_scaled=False) == {(2018.0, ""), (2019.0, "")}
     assert (95.0, "") in q.quantities("In 1990 - 95 people came")  # spaced: a year and a count
+    # A year and month, or a numbered resolution, is no span of years.
+    assert (2012.0, "") not in q.quantities("revised 2010-12 after review")
+    assert (2103.0, "") not in q.quantities("updated 2021-03")
+    assert (2118.0, "") not in q.quantities("Resolution 2019-18 was adopted")
+    assert {(2010.0, ""), (2015.0, "")} <= q.quantities("the 2010–15 plan")  # an en dash may run on
     assert q.quantities("on 2010-12-05", bare_scaled=False) == {(20101205.0, "date")}
 
 

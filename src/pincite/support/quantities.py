@@ -124,11 +124,18 @@ _YEAR_SPAN = re.compile(r"\b((?:1[5-9]|20)\d\d)([–-])(\d\d)\b(?![.,:]?\d|[–-
 
 
 def _whole_years(match: re.Match[str]) -> str:
-    """``"2018–19"`` -> ``"2018–2019"``; ``"1999-00"`` -> ``"1999-2000"``."""
+    """``"2018–19"`` -> ``"2018–2019"``; ``"1999-00"`` -> ``"1999-2000"``.
+
+    Only a span that runs forward, within the century: "2021-03" and
+    "Resolution 2019-18" are no spans. With a hyphen, which also writes a
+    year and month ("revised 2010-12"), only consecutive years are read.
+    """
     first = int(match[1])
     second = first // 100 * 100 + int(match[3])
-    if second < first:
+    if second <= first:
         second += 100
+    if second - first > (1 if match[2] == "-" else 99):
+        return match[0]
     return f"{match[1]}{match[2]}{second}"
 
 
