@@ -25,6 +25,7 @@ LAYERS: dict[str, int] = {
     "sentences": 0,
     "stems": 0,
     "numbers": 0,
+    "revisions": 0,
     # models and the store of record
     "embed": 1,
     "store": 1,

@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 
 from pincite.generate.words import content_stems, stem
+from pincite.revisions import spell_revisions
 
-__all__ = ["digit_names", "name_runs", "named_thing", "spell_revisions", "without_numbered_names"]
+__all__ = ["digit_names", "name_runs", "named_thing", "without_numbered_names"]
 
 # A token of a name: capitalised, all capitals, or holding a digit ("304",
 # "HTTP/1.1", "FIPS", "Not", "Modified").
@@ -24,14 +25,6 @@ _STATUS_PHRASE = re.compile(
     r"(?:\s+(?!(?:mean|means|actually|really|status|code|response|error)\b)[a-z][\w-]*){1,4}",
     re.I,
 )
-
-# "Rev. 2" is how people write the "Revision 2" a title spells out.
-_REVISION = re.compile(r"\brev\b\.?")
-
-
-def spell_revisions(folded: str) -> str:
-    """``folded`` (case-folded) with "rev." spelled "revision", as titles mostly write it."""
-    return _REVISION.sub("revision", folded)
 
 
 def name_runs(q: str, skip: frozenset[str] = frozenset()) -> list[list[str]]:

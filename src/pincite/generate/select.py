@@ -26,10 +26,10 @@ from pincite.generate.cues import counts_asked, kind_cue, speaks_as_authors, sta
 from pincite.generate.defining import about, defines
 from pincite.generate.layout import Role, Unit, layout
 from pincite.generate.lists import run
-from pincite.generate.names import spell_revisions
 from pincite.generate.pool import Piece, Pool, adjacent, ends_sentence
 from pincite.generate.question import Question, QuestionKind
 from pincite.generate.words import compounds, content_stems
+from pincite.revisions import spell_revisions
 
 __all__ = ["Candidate", "Scoring", "candidates"]
 

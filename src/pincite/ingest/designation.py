@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from pincite.revisions import spell_revisions
+
 __all__ = ["designation", "with_designation"]
 
 # The cover page and the header block: designations stated further in are
@@ -62,7 +64,7 @@ def with_designation(title: str | None, text: str) -> str | None:
     # "RFC 2616" -> ["2616"]; "NIST SP 800-46 Revision 2" -> ["800-46", "Revision 2"].
     parts = re.findall(r"\d[\w-]*|Revision \d+", named)
     # "RFC2616" and "Rev. 2" hold the number too.
-    folded = re.sub(r"\brev\b\.?", "revision", " ".join(title.casefold().split()))
+    folded = spell_revisions(" ".join(title.casefold().split()))
     folded = re.sub(r"(?<=[a-z])(?=\d)", " ", folded)
     if all(re.search(rf"(?<![\w-]){re.escape(p.casefold())}(?![\w-])", folded) for p in parts):
         return title

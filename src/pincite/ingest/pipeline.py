@@ -96,8 +96,12 @@ def store_parsed(
             warnings=parsed.warnings,
         )
     document_id = existing.document_id if existing else str(uuid.uuid4())
-    declared = with_designation(parsed.title, parsed.text)
-    doc_title = title or declared or (existing.title if existing else None) or _title(uri)
+    doc_title = (
+        title
+        or with_designation(parsed.title, parsed.text)
+        or (existing.title if existing else None)
+        or _title(uri)
+    )
     created = now()
     document = Document(
         document_id=document_id,
