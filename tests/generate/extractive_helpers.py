@@ -27,6 +27,28 @@ def passage(
     )
 
 
+def assert_pinned(generation: Generation, passages: list[Passage]) -> None:
+    """Every claim's text is exactly the characters its spans point at (spacing aside)."""
+    for claim in generation.claims:
+        pinned = []
+        for start, end in claim.spans:
+            # A claim may quote several pieces of one passage: find each span's passage.
+            (p,) = [
+                p
+                for p in passages
+                if p.number in claim.used_excerpt_numbers
+                and p.start <= start
+                and end <= p.start + len(p.text)
+            ]
+            pinned.append(p.text[start - p.start : end - p.start])
+        # Pieces are joined by a space, or glued when one starts with a stop
+        # ("infrastructure" + "."), so only the characters themselves are compared.
+        assert "".join(claim.text.split()) == "".join("".join(pinned).split())
+        if claim.quote is not None:
+            assert len(claim.spans) == 1
+            assert any(claim.quote in p.text for p in passages)
+
+
 def generate(question: str, *passages: Passage) -> Generation:
     """The answer with no refusal threshold: what ranks first, whatever its score."""
     generator = ExtractiveGenerator(config=ExtractiveConfig(threshold_lexical=-1.0))

@@ -6,6 +6,8 @@ text and the rules, not from a model.
 
 from __future__ import annotations
 
+from extractive_helpers import assert_pinned
+
 from pincite.generate.base import Generation, Passage
 from pincite.generate.extractive import ExtractiveConfig, ExtractiveGenerator
 
@@ -36,19 +38,6 @@ def best(question: str, *passages: Passage) -> str:
 
 def claim_texts(generation: Generation) -> list[str]:
     return [c.text for c in generation.claims]
-
-
-def assert_pinned(generation: Generation, passages: list[Passage]) -> None:
-    """Every claim's text is exactly the characters its spans point at."""
-    for claim in generation.claims:
-        pieces = []
-        for start, end in claim.spans:
-            [p] = [p for p in passages if p.start <= start < end <= p.start + len(p.text)]
-            assert p.number in claim.used_excerpt_numbers
-            pieces.append(" ".join(p.text[start - p.start : end - p.start].split()))
-        assert claim.text == " ".join(pieces)
-        if claim.quote is not None:
-            assert any(claim.quote in p.text for p in passages)
 
 
 DEPLOYMENT = (

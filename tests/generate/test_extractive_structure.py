@@ -10,32 +10,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from extractive_helpers import HASH, best, generate, passage
+from extractive_helpers import HASH, assert_pinned, best, generate, passage
 
-from pincite.generate.base import Generation, Passage
+from pincite.generate.base import Passage
 from pincite.generate.cues import kind_cue
 from pincite.generate.extractive import ExtractiveConfig, ExtractiveGenerator
 from pincite.generate.names import without_numbered_names
 from pincite.generate.question import QuestionKind, parse_question
 from pincite.generate.select import Scoring
 from pincite.generate.words import stem
-
-
-def assert_pinned(generation: Generation, passages: list[Passage]) -> None:
-    """Every claim's text is exactly the characters its spans point at."""
-    for claim in generation.claims:
-        pieces = []
-        for start, end in claim.spans:
-            # A claim may quote several pieces of one passage: find each span's passage.
-            (p,) = [
-                p
-                for p in passages
-                if p.number in claim.used_excerpt_numbers
-                and p.start <= start
-                and end <= p.start + len(p.text)
-            ]
-            pieces.append(" ".join(p.text[start - p.start : end - p.start].split()))
-        assert claim.text == " ".join(pieces)
 
 
 def test_a_vacuous_definition_gains_nothing_from_the_sentence_after_it() -> None:
@@ -846,3 +829,44 @@ def test_reading_a_setting_or_scene_keeps_what_the_old_wording_said() -> None:
     # "What happens ...?" after a setting still asks for a consequence.
     outcome = parse_question("Under RFC 7230, what happens if Max-Forwards is 0?")
     assert outcome.outcome and not kind_cue(outcome, "A proxy forwards it when it can.", set())
+
+
+# SP 800-145 as extracted: the footnote's number is glued to the word or stop before it.
+SERVICE_MODELS = (
+    "Software as a Service (SaaS). The capability provided to the consumer is to use the "
+    "provider's applications running on a cloud infrastructure2\n. The applications are "
+    "accessible from various client devices through a thin client interface.\n\n"
+    "Platform as a Service (PaaS). The capability provided to the consumer is to deploy "
+    "applications created using programming tools supported by the provider.3 The consumer "
+    "does not manage or control the underlying cloud infrastructure.\n\n"
+    "2 A cloud infrastructure is the collection of hardware and software.\n"
+    "3 This capability does not necessarily preclude the use of compatible tools."
+)
+
+
+def test_a_claim_quotes_around_footnote_marks() -> None:
+    p = passage(1, SERVICE_MODELS)
+    generation = generate("What is software as a service?", p)
+    text = generation.claims[0].text
+    assert text.startswith("Software as a Service (SaaS). The capability")
+    assert "running on a cloud infrastructure. The applications are accessible" in text
+    assert "infrastructure2" not in text
+    assert_pinned(generation, [p])
+    # Two pieces: the marker and the line break after it are the only characters left out.
+    (first, second) = generation.claims[0].spans
+    assert SERVICE_MODELS[first[1] : second[0]] == "2\n"
+    assert generation.claims[0].quote is None
+    paas = generate("What is platform as a service?", p).claims[0]
+    assert "supported by the provider. The consumer does not manage" in paas.text
+
+
+def test_numbers_that_belong_to_a_name_are_no_footnote_marks() -> None:
+    text = (
+        "Clients SHOULD encode names in UTF8 and send IPv6 addresses in base64 "
+        "as HTTP/1.1 and SP 800-46rev1 require, see Section 3.2 for details."
+    )
+    p = passage(1, text)
+    claim = generate("How should clients encode names?", p).claims[0]
+    assert claim.text == " ".join(text.split())
+    assert claim.spans == ((0, len(text)),)
+    assert claim.quote == text

@@ -27,6 +27,7 @@ from pincite.embed.base import Embedder
 from pincite.generate.base import GeneratedClaim, Generation, Passage
 from pincite.generate.layout import is_statement
 from pincite.generate.lists import list_items
+from pincite.generate.markers import join_pieces, unmarked
 from pincite.generate.pool import Piece
 from pincite.generate.question import Question, parse_question
 from pincite.generate.select import Candidate, Scoring, candidates
@@ -201,10 +202,12 @@ def _same_words(a: Candidate, b: Candidate) -> bool:
 
 
 def _claim(pieces: tuple[Piece, ...]) -> GeneratedClaim:
-    """One claim from passage pieces; its quote only when it is one contiguous piece."""
+    """One claim from passage pieces, footnote marks left out; its quote only when it is
+    one contiguous piece."""
+    pieces = unmarked(pieces)
     texts = [p.text[s:e] for p, s, e in pieces]
     return GeneratedClaim(
-        text=" ".join(" ".join(t.split()) for t in texts),
+        text=join_pieces(texts),
         used_excerpt_numbers=tuple(dict.fromkeys(p.number for p, _, _ in pieces)),
         kind="fact",
         quote=texts[0] if len(pieces) == 1 else None,
