@@ -16,7 +16,7 @@ from click.testing import CliRunner
 import pincite
 from pincite.cli.app import cli
 from pincite.embed.base import Embedder
-from pincite.eval.qa import load_questions, run_qa_eval
+from pincite.eval.qa import load_questions, pick_refusal_threshold, run_qa_eval
 from pincite.generate.openai import OpenAIGenerator
 from pincite.support.heuristic import support_checker_for
 
@@ -129,6 +129,37 @@ def test_tradeoff_sweeps_the_extractive_threshold(store: Path, questions: Path) 
     # with no threshold at all, the answerable questions get at least what they got as configured
     assert coverage[0] >= report.summary["answers"]["cited_gold"]
     assert curve[0][0] < curve[-1][0]  # swept from the lowest score to the highest
+
+
+def test_the_threshold_rule_alone_picks_what_the_report_prints(store: Path, tmp_path: Path) -> None:
+    # Near-misses: the right documents, a fact they do not state, so each gets an
+    # answer when nothing is refused and the rule has scores to set a threshold by.
+    near_misses = [
+        {"id": "paper", "question": "How long are paper copies of billing records kept?"},
+        {"id": "flights", "question": "How long may economy flights to the second site be?"},
+    ]
+    path = tmp_path / "near.jsonl"
+    rows = QUESTIONS + [
+        q | {"answerable": False, "gold_passages": [], "gold_answer": "", "kind": "other"}
+        for q in near_misses
+    ]
+    path.write_text("".join(json.dumps(q) + "\n" for q in rows), encoding="utf-8")
+    with pincite.open(store, embedder=None) as corpus:
+        generator = corpus.generator
+        asked = load_questions(path)
+        support = support_checker_for(None)
+        report = run_qa_eval(corpus.store, None, asked, generator, support, tenant="default")
+        alone = pick_refusal_threshold(
+            corpus.store,
+            None,
+            asked,
+            generator,  # type: ignore[arg-type]
+            support,
+            tenant="default",
+        )
+    printed = report.settings["refusal_threshold"]
+    assert printed is not None and printed > 0
+    assert alone == printed, (alone, printed)
 
 
 def test_html_report_is_self_contained(store: Path, questions: Path, tmp_path: Path) -> None:

@@ -274,16 +274,7 @@ def _threshold_sweep(
     no score; their curve is over the top passage's retrieval score instead.
     """
     if isinstance(generator, ExtractiveGenerator):
-        no_threshold = replace(generator.config, threshold=_NEVER, threshold_lexical=_NEVER)
-        opened = ExtractiveGenerator(run.embedder, no_threshold)
-
-        def assess(question: str, passages: Sequence[Passage]) -> float:
-            return generator.assess(question, passages)[0]
-
-        swept = []
-        for i, q in enumerate(questions, start=1):
-            swept.append(run_question(q, run, opened, (), scorer=assess))
-            progress(i)
+        swept = _unthresholded(questions, run, generator, progress)
         over = {
             "threshold_over": "extractive answer score",
             "threshold": generator.threshold,
@@ -298,8 +289,54 @@ def _threshold_sweep(
     return tradeoff(swept, grid), over
 
 
+def _unthresholded(
+    questions: Sequence[QAQuestion],
+    run: _Run,
+    generator: ExtractiveGenerator,
+    progress: Callable[[int], None] = lambda _: None,
+) -> list[QuestionOutcome]:
+    """Each question answered with no threshold, scored by what ``generator``'s is compared with."""
+    no_threshold = replace(generator.config, threshold=_NEVER, threshold_lexical=_NEVER)
+    opened = ExtractiveGenerator(run.embedder, no_threshold)
+
+    def assess(question: str, passages: Sequence[Passage]) -> float:
+        return generator.assess(question, passages)[0]
+
+    swept = []
+    for i, q in enumerate(questions, start=1):
+        swept.append(run_question(q, run, opened, (), scorer=assess))
+        progress(i)
+    return swept
+
+
 # Below any score the extractive generator gives: every question gets its best answer.
 _NEVER = -1e9
+
+
+def pick_refusal_threshold(
+    store: Store,
+    embedder: Embedder | None,
+    questions: Sequence[QAQuestion],
+    generator: ExtractiveGenerator,
+    support: SupportChecker,
+    *,
+    tenant: str,
+    k: int = 6,
+    per_document: bool = False,
+    policy: SupportPolicy = SupportPolicy.REJECT,
+) -> float | None:
+    """The ``refusal_threshold`` that ``run_qa_eval`` reports for these questions, alone.
+
+    The rule (``qa_metrics.refusal_threshold``) reads only the unanswerable
+    questions' answers given with no threshold, so only those are answered:
+    the shipped threshold's check costs a quarter of a whole evaluation.
+    """
+    texts = _Texts(store, tenant)
+    if not texts.ids:
+        raise InputError(f"tenant {tenant!r} has no documents; ingest some first")
+    run = _Run(store, embedder, support, texts, tenant, k, per_document, policy)
+    unanswerable = [q for q in questions if not q.answerable]
+    return refusal_threshold(_unthresholded(unanswerable, run, generator))
 
 
 def run_qa_eval(
