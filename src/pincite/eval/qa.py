@@ -172,6 +172,22 @@ class _Run:
     per_document: bool
     policy: SupportPolicy
 
+    @classmethod
+    def open(
+        cls,
+        store: Store,
+        embedder: Embedder | None,
+        support: SupportChecker,
+        tenant: str,
+        k: int,
+        per_document: bool,
+        policy: SupportPolicy,
+    ) -> _Run:
+        texts = _Texts(store, tenant)
+        if not texts.ids:
+            raise InputError(f"tenant {tenant!r} has no documents; ingest some first")
+        return cls(store, embedder, support, texts, tenant, k, per_document, policy)
+
 
 def run_question(
     q: QAQuestion,
@@ -331,10 +347,7 @@ def pick_refusal_threshold(
     questions' answers given with no threshold, so only those are answered:
     the shipped threshold's check costs a quarter of a whole evaluation.
     """
-    texts = _Texts(store, tenant)
-    if not texts.ids:
-        raise InputError(f"tenant {tenant!r} has no documents; ingest some first")
-    run = _Run(store, embedder, support, texts, tenant, k, per_document, policy)
+    run = _Run.open(store, embedder, support, tenant, k, per_document, policy)
     unanswerable = [q for q in questions if not q.answerable]
     return refusal_threshold(_unthresholded(unanswerable, run, generator))
 
@@ -359,10 +372,7 @@ def run_qa_eval(
     counted is supported or partial; ``FLAG`` keeps those answers and shows how
     attributable the generator's claims are.
     """
-    texts = _Texts(store, tenant)
-    if not texts.ids:
-        raise InputError(f"tenant {tenant!r} has no documents; ingest some first")
-    run = _Run(store, embedder, support, texts, tenant, k, per_document, policy)
+    run = _Run.open(store, embedder, support, tenant, k, per_document, policy)
     modes = [SearchMode.LEXICAL] + ([SearchMode.DENSE, SearchMode.HYBRID] if embedder else [])
     steps = len(questions) * (2 if isinstance(generator, ExtractiveGenerator) else 1)
 
