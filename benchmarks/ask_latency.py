@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import sys
 import time
 from pathlib import Path
+
+from shared_data import DATA as SHARED_DATA
 
 import pincite
 from pincite.answer.pipeline import answer_question
@@ -28,7 +29,7 @@ from pincite.generate.extractive import ExtractiveGenerator
 from pincite.support.heuristic import support_checker_for
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCUMENTS = Path(os.environ.get("PINCITE_SHARED", ROOT.parent / "shared")) / "data" / "documents"
+DOCUMENTS = SHARED_DATA / "documents"
 TENANT = "default"
 WARM_UP = (
     "What is a hybrid cloud?",

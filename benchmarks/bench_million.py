@@ -53,13 +53,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from million_report import render  # noqa: E402
+from shared_data import DATA as SHARED_DATA  # noqa: E402
 
 from pincite.eval.beir import BeirDoc  # noqa: E402
 from pincite.eval.bulk import store_many  # noqa: E402
 from pincite.retrieve.search import SearchMode, SearchOptions, retrieve  # noqa: E402
 from pincite.store.base import Store  # noqa: E402
 
-SHARED = Path(os.environ.get("PINCITE_SHARED", ROOT.parent / "shared")) / "data" / "scifact"
+SHARED = SHARED_DATA / "scifact"
 RESULTS = ROOT / "benchmarks" / "results"
 PARAGRAPHS = 10
 WORDS_PER_PARAGRAPH = 140

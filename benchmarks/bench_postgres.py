@@ -36,6 +36,7 @@ from urllib.parse import urlsplit, urlunsplit
 import numpy as np
 import numpy.typing as npt
 import psycopg
+from shared_data import DATA
 
 from pincite.eval.retrieval import ModeResult, RetrievalReport, run_retrieval_eval
 from pincite.model import Chunk, Document, Version, content_hash
@@ -45,7 +46,7 @@ from pincite.store.postgres import PostgresStore
 from pincite.store.sqlite import SQLiteStore
 
 ROOT = Path(__file__).resolve().parents[1]
-SCIFACT = ROOT.parent / "shared" / "data" / "scifact"
+SCIFACT = DATA / "scifact"
 PER_DOCUMENT = 10
 
 

@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from shared_data import DATA as SHARED_DATA
 
 from pincite.eval.beir import BeirDoc
 from pincite.eval.bulk import store_many
@@ -53,7 +54,7 @@ from pincite.retrieve.query import query_terms
 from pincite.retrieve.search import SearchMode, SearchOptions, retrieve
 from pincite.store.sqlite import SQLiteStore
 
-DATA = Path(os.environ.get("PINCITE_DATA", "/work/shared/data")) / "scifact"
+DATA = SHARED_DATA / "scifact"
 PARAGRAPHS_PER_DOC = 10
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9])")
 

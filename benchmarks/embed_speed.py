@@ -17,11 +17,12 @@ import json
 import os
 import statistics
 import time
-from pathlib import Path
+
+from shared_data import DATA as SHARED_DATA
 
 from pincite.embed import MiniLMEmbedder
 
-DATA = Path("/work/shared/data/scifact")
+DATA = SHARED_DATA / "scifact"
 
 
 def load(passages: int, queries: int) -> tuple[list[str], list[str]]:

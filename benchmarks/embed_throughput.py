@@ -29,11 +29,12 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from shared_data import DATA as SHARED_DATA
 
 from pincite.embed.onnx import MAX_TOKENS, _installed_model, _load_session, _load_tokenizer
 from pincite.embed.quantize import quantized_model
 
-DATA = Path(os.environ.get("PINCITE_SHARED", "/work/shared")) / "data" / "scifact"
+DATA = SHARED_DATA / "scifact"
 
 
 def inputs(rows: int) -> npt.NDArray[np.int64]:

@@ -32,6 +32,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from shared_data import DATA
+
 import pincite
 from pincite.embed.base import Embedder, Vectors
 from pincite.ingest.batches import in_batches
@@ -39,8 +41,6 @@ from pincite.ingest.embedding import embed_pending
 from pincite.ingest.pipeline import IngestReport, IngestStatus
 from pincite.settings import EmbedderSettings
 from pincite.tenancy import DEFAULT_TENANT
-
-DATA = Path(os.environ.get("PINCITE_SHARED", "/work/shared")) / "data"
 
 
 class Timed:

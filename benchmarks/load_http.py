@@ -1,7 +1,7 @@
 """The HTTP service under load, on loopback: throughput, p50/p99, errors, server memory.
 
 Starts `pincite serve` on 127.0.0.1 (a free port) over a temporary store of the
-bundled demo documents (or /work/shared/data/documents with ``--docs shared``),
+bundled demo documents (or ../shared/data/documents with ``--docs shared``),
 with the default offline models, then runs, each for ``--seconds``:
 
 1. ``--clients`` keep-alive clients posting ``/v1/search``;
@@ -38,6 +38,8 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
+from shared_data import SHARED
+
 import pincite
 from pincite.server import create_key
 
@@ -68,7 +70,6 @@ QUESTIONS = [
     "What is direct application access?",
     "Why is remote desktop access risky?",
 ]
-SHARED = Path(os.environ.get("PINCITE_SHARED", Path(__file__).resolve().parents[2] / "shared"))
 
 
 def question(i: int) -> dict[str, object]:

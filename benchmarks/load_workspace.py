@@ -1,7 +1,7 @@
 """The web workspace under load, on loopback: signed-in browser sessions chatting at once.
 
 Starts `pincite serve` on 127.0.0.1 over a temporary store of the bundled demo
-documents (``--docs shared`` for /work/shared/data/documents), then
+documents (``--docs shared`` for ../shared/data/documents), then
 ``--sessions`` clients each sign in with the workspace key (their own session
 cookie, as a browser would), load the page and the document list, start a
 conversation and, for ``--seconds``, ask turn after turn through

@@ -32,13 +32,13 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
 
+from shared_data import SHARED
+
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("PINCITE_SHARED", ROOT.parent / "shared"))
 PARTS = ("tune", "heldout")
 
 

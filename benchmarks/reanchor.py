@@ -13,7 +13,6 @@ report's turns, and a sample of each status for hand-checking.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import sys
 import tempfile
@@ -21,12 +20,12 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from shared_data import DATA
+
 import pincite
 from pincite import ids
 from pincite.ground.reanchor import Reanchorer
 from pincite.sentences import sentence_spans
-
-DATA = Path(os.environ.get("PINCITE_SHARED", "/work/shared")) / "data"
 
 URI = "nist://sp800-46"
 QUESTIONS = (

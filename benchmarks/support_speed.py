@@ -24,6 +24,8 @@ import sys
 import time
 from pathlib import Path
 
+from shared_data import DATA as SHARED_DATA
+
 from pincite.embed.default import default_embedder
 from pincite.ids import encode_chunk
 from pincite.support.base import SupportPassage
@@ -56,7 +58,7 @@ def main() -> int:
         help="words of the best sentence the model sees; 'none' for whole sentences "
         f"(default: {EMBED_WORDS}, the checker's default)",
     )
-    parser.add_argument("--data", type=Path, default=Path(__file__).parents[2] / "shared" / "data")
+    parser.add_argument("--data", type=Path, default=SHARED_DATA)
     args = parser.parse_args()
     embed_words = None if args.embed_words.lower() == "none" else int(args.embed_words)
     scifact = args.data / "scifact"

@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent
+BENCHMARKS = TESTS.parent / "benchmarks"
 
 # A literal path to the shared folder, an old variable name, or a parents[N] / "shared" join.
 _BYPASS = re.compile(r"""/work/shared|PINCITE_DATA|/\s*["']shared["']""")
@@ -23,6 +24,19 @@ def test_no_test_finds_shared_data_except_through_shared_paths() -> None:
         if path.name not in {"shared_paths.py", Path(__file__).name}
         for number, line in enumerate(path.read_text().splitlines(), 1)
         if _BYPASS.search(line)
+    ]
+    assert offenders == []
+
+
+def test_no_benchmark_finds_shared_data_except_through_shared_data() -> None:
+    # A benchmark run from a newcomer's clone reads ../shared beside it (or
+    # $PINCITE_SHARED), never a path that only exists on the machine it was written on.
+    offenders = [
+        f"{path.name}:{number}: {line.strip()}"
+        for path in sorted(BENCHMARKS.glob("*.py"))
+        if path.name != "shared_data.py"
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if _BYPASS.search(line) or 'environ.get("PINCITE_SHARED"' in line
     ]
     assert offenders == []
 
