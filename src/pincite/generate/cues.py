@@ -45,6 +45,7 @@ _CAUSAL = re.compile(
     r"therefore|thus|hence|the\s+reason|to\s+(?:ensure|prevent|avoid|allow|protect))\b",
     re.I,
 )
+_CURRENCY = "USD|EUR|GBP|CHF|JPY|CAD|AUD|NZD|CNY|INR|SEK|NOK|DKK"
 _NUMBER_WORD = (
     r"(?:\d+(?:[.,]\d+)*|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
     r"fifteen|twenty|thirty|forty|sixty|ninety|hundred|several|few)"
@@ -63,8 +64,11 @@ _TYPED = {
         r"(?:19|20)\d\d\b|\b\d{1,2}\s+(?:January|February|March|April|May|June|July|August|"
         r"September|October|November|December)\s+(?:19|20)\d\d\b|\b\d{1,4}[/-]\d{1,2}[/-]\d{1,4}\b",
     ),
+    # "$5", "5 euros", and the ISO code before or after the amount ("EUR 0.30", "45 CHF").
     "money": re.compile(
-        r"[$€£¥]\s?\d|\b\d[\d,.]*\s*(?:dollars|euros|pounds|USD|EUR|GBP|cents)\b", re.I
+        rf"[$€£¥]\s?\d|\b\d[\d,.]*\s*(?:dollars|euros|pounds|cents|{_CURRENCY})\b"
+        rf"|\b(?:{_CURRENCY})\s?\d",
+        re.I,
     ),
     "percent": re.compile(r"\d\s*%|\bpercent\b|\b(?:half|third|quarter)\b", re.I),
     "pages": re.compile(rf"\b{_NUMBER_WORD}\s+(?:\w+\s+)?pages\b", re.I),

@@ -19,7 +19,7 @@ from enum import StrEnum
 
 from pincite.sentences import sentence_spans
 
-__all__ = ["Role", "Unit", "is_statement", "layout"]
+__all__ = ["Role", "Unit", "is_statement", "is_table_row", "is_table_rule", "layout"]
 
 _NUMBERED_HEADING = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|[A-Z]\.\d+(?:\.\d+)*)\s+\S")
 _TERMINAL = (".", "!", "?", ";", ")", '"', "”")
@@ -85,6 +85,9 @@ _ITEM = re.compile(
     r"|(?:[a-zA-Z]|[ivx]{1,4}|[IVX]{1,4}|\d{1,2}[a-z])\)|[a-z][.)])\s"
 )
 _MD_HEADING = re.compile(r"^#{1,6}\s")
+_TABLE_ROW = re.compile(r"^\|.*\|$")
+_TABLE_LINE = re.compile(r"^[ \t]*\|.*\|[ \t]*$", re.M)
+_TABLE_RULE = re.compile(r"^\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$")
 _WORD = re.compile(r"\w+")
 # What a running header adds to the document's title: its number, revision and date.
 _DOCUMENT_WORDS = frozenset(
@@ -118,7 +121,7 @@ def layout(text: str, title: str = "") -> list[Unit]:
 
     ``title`` is the document's: a line that repeats it is a running header.
     """
-    spans = sentence_spans(text)
+    spans = _table_rows(text, _whole_md_headings(text, sentence_spans(text)))
     roles = [_role(text, spans, i) for i in range(len(spans))]
     header_words = _title_words(title)
     for i, role in enumerate(roles):
@@ -145,6 +148,56 @@ def layout(text: str, title: str = "") -> list[Unit]:
             seen = True
         units.append(Unit(s, e, role, title, title_index, first))
     return units
+
+
+def _whole_md_headings(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``spans`` with each Markdown heading line one span.
+
+    "## 3. Expenses" is one heading; a sentence splitter sees "## 3." end
+    with its stop and leaves "Expenses" as a fragment, so the statements below
+    would sit under "## 3." and lose the words that say what they are about.
+    """
+    out: list[tuple[int, int]] = []
+    for s, e in spans:
+        if out and _MD_HEADING.match(text[out[-1][0] : out[-1][1]]):
+            line_end = text.find("\n", out[-1][0])
+            if line_end == -1 or s < line_end:
+                out[-1] = (out[-1][0], e)
+                continue
+        out.append((s, e))
+    return out
+
+
+def _table_rows(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``spans`` with each line of a Markdown table its own span.
+
+    A sentence splitter reads a table as one run of text with no stop in it;
+    a row ("| Hotel (per night) | EUR 150 |") is the unit that states a fact,
+    under the header row that says what its cells are.
+    """
+    out: list[tuple[int, int]] = []
+    for s, e in spans:
+        if not _TABLE_LINE.search(text, s, e):
+            out.append((s, e))
+            continue
+        at = s
+        for line in text[s:e].splitlines(keepends=True):
+            stripped = line.strip()
+            if stripped:
+                lead = at + len(line) - len(line.lstrip())
+                out.append((lead, lead + len(stripped)))
+            at += len(line)
+    return out
+
+
+def is_table_row(line: str) -> bool:
+    """True for a line of a Markdown table ("| Hotel (per night) | EUR 150 |")."""
+    return _TABLE_ROW.match(line) is not None
+
+
+def is_table_rule(line: str) -> bool:
+    """True for the line under a Markdown table's header row ("|------|:-----:|")."""
+    return _TABLE_RULE.match(line) is not None
 
 
 def _title_words(title: str) -> frozenset[str]:
@@ -185,6 +238,10 @@ def _role(text: str, spans: list[tuple[int, int]], i: int) -> Role:
     stripped = sentence.rstrip()
     if _MD_HEADING.match(sentence):
         return Role.HEADING  # before the code test: "## Remote Access" is mostly "#"
+    if is_table_row(sentence):
+        # "|------|-------|" rules the header row off; a row is a line no sentence
+        # holds, quoted only with its header row (``select._record``).
+        return Role.FURNITURE if is_table_rule(sentence) else Role.FRAGMENT
     if sum(c in _CODE for c in sentence) > _CODE_SHARE * len(sentence) or _PSEUDOCODE.search(
         sentence
     ):

@@ -9,11 +9,12 @@ a numbered name ("416 Requested Range Not Satisfiable") asks for no number.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from pincite.generate.words import content_stems, stem
 from pincite.revisions import spell_revisions
 
-__all__ = ["digit_names", "name_runs", "named_thing", "without_numbered_names"]
+__all__ = ["digit_names", "name_runs", "named_in", "named_thing", "without_numbered_names"]
 
 # A token of a name: capitalised, all capitals, or holding a digit ("304",
 # "HTTP/1.1", "FIPS", "Not", "Modified").
@@ -82,3 +83,13 @@ def digit_names(runs: list[list[str]]) -> tuple[str, ...]:
         for run in runs
         if any(ch.isdigit() for t in run for ch in t) and (len(run) > 1 or not run[0].isdigit())
     )
+
+
+def named_in(names: Sequence[str], text: str) -> list[str]:
+    """The ``names`` (a question's, case-folded) that ``text`` holds as whole words.
+
+    "FIPS 199" is in "FIPS PUB 199"'s title only when spelled alike; "Rev. 2"
+    and "Revision 2" are (``spell_revisions``).
+    """
+    folded = spell_revisions(" ".join(text.casefold().split()))
+    return [n for n in names if re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", folded)]

@@ -24,12 +24,13 @@ import numpy as np
 from pincite.generate.base import Passage
 from pincite.generate.cues import counts_asked, kind_cue, speaks_as_authors, states_expected
 from pincite.generate.defining import about, defines
-from pincite.generate.layout import Role, Unit, layout
+from pincite.generate.layout import Role, Unit, is_table_row, layout
 from pincite.generate.lists import run
+from pincite.generate.names import named_in
 from pincite.generate.pool import Piece, Pool, adjacent, ends_sentence
 from pincite.generate.question import Question, QuestionKind
+from pincite.generate.tables import table_record
 from pincite.generate.words import compounds, content_stems
-from pincite.revisions import spell_revisions
 
 __all__ = ["Candidate", "Scoring", "candidates"]
 
@@ -225,7 +226,7 @@ def candidates(
     return sorted(result, key=lambda c: (-c.score, c.passage.number, c.pieces[0][1]))
 
 
-def _record(question: Question, p: Passage, units: list[Unit], i: int) -> tuple[Piece] | None:
+def _record(question: Question, p: Passage, units: list[Unit], i: int) -> tuple[Piece, ...] | None:
     """A short line stating the date or size a number question asks for, as a claim's piece.
 
     Cover pages and tables state such facts in lines no sentence holds ("7
@@ -237,6 +238,8 @@ def _record(question: Question, p: Passage, units: list[Unit], i: int) -> tuple[
     9, 2006"). None for any other unit.
     """
     u = units[i]
+    if u.role is Role.FRAGMENT and is_table_row(p.text[u.start : u.end]):
+        return table_record(question, p, units, i)
     if u.role not in _RECORD_ROLES or question.expects not in _RECORD_EXPECTS:
         return None
     line = p.text[u.start : u.end]
@@ -274,10 +277,7 @@ def _names_of(question: Question, passages: Sequence[Passage]) -> dict[int, set[
     """
     found: dict[int, set[str]] = {}
     for p in passages:
-        title = spell_revisions(" ".join(p.title.casefold().split()))
-        held = [
-            n for n in question.names if re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", title)
-        ]
+        held = named_in(question.names, p.title)
         if held:
             found[p.number] = set(content_stems(" ".join(held)))
     return found

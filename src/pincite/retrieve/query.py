@@ -19,7 +19,13 @@ _STOPWORD_LIST = """
     too under until up very was we were what when where which while who whom why will
     with would you your yours yourself yourselves
 """
-STOPWORDS = frozenset(_STOPWORD_LIST.split())
+# What a contraction leaves once \w+ splits it at the apostrophe ("I'm", "we've",
+# "doesn't", "they’re"): no word of the question, yet it would be matched as one.
+_CONTRACTED = """
+    d ll m re ve aren couldn didn doesn don hadn hasn haven isn mightn mustn needn shan
+    shouldn wasn weren wouldn
+"""
+STOPWORDS = frozenset(_STOPWORD_LIST.split()) | frozenset(_CONTRACTED.split())
 
 
 def query_terms(question: str, *, limit: int = 64) -> list[str]:

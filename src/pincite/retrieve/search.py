@@ -45,7 +45,7 @@ class SearchOptions:
     mode: SearchMode = SearchMode.HYBRID
     # Fusion defaults were tuned on SciFact *train* (809 claims; BEIR qrels/train.tsv),
     # never on a reported split, with
-    #   .venv/bin/python benchmarks/tune_retrieval.py /work/shared/data/scifact \
+    #   .venv/bin/python benchmarks/tune_retrieval.py ../shared/data/scifact \
     #       --split train --db scifact-eval.db
     # A convex combination of theoretical-minimum-normalised scores (BM25 / max,
     # (cos + 1) / (max + 1); Bruch, Gai & Ingber, ACM TOIS 2023) is the best

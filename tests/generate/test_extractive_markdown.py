@@ -1,0 +1,105 @@
+"""What a team's own Markdown handbook holds: numbered headings, tables, amounts in
+ISO currency codes, and questions typed with contractions."""
+
+from __future__ import annotations
+
+from extractive_helpers import assert_pinned, generate, passage
+
+from pincite.generate.cues import states_expected
+from pincite.generate.layout import Role, layout
+from pincite.generate.question import parse_question
+from pincite.generate.words import content_stems
+from pincite.retrieve.query import query_terms
+
+EXPENSES = (
+    "## 3. Expenses\n\n"
+    "Receipts must be submitted within 30 days of the expense.\n\n"
+    "| Item | Limit |\n"
+    "|------|:-----:|\n"
+    "| Hotel (per night) | EUR 150 |\n"
+    "| Taxi (per trip) | EUR 60 |\n\n"
+    "Claims above these limits require approval by a director.\n"
+)
+
+
+def test_a_numbered_markdown_heading_is_one_title() -> None:
+    units = layout(EXPENSES, "Handbook")
+    heading = units[0]
+    assert heading.role is Role.HEADING
+    assert EXPENSES[heading.start : heading.end] == "## 3. Expenses"
+    receipts = units[1]
+    assert receipts.role is Role.STATEMENT
+    assert receipts.title == "## 3. Expenses"
+    assert receipts.first
+
+
+def test_each_table_row_is_a_unit_and_the_rule_is_furniture() -> None:
+    rows = [
+        (EXPENSES[u.start : u.end], u.role)
+        for u in layout(EXPENSES, "Handbook")
+        if "|" in EXPENSES[u.start : u.end]
+    ]
+    assert rows == [
+        ("| Item | Limit |", Role.FRAGMENT),
+        ("|------|:-----:|", Role.FURNITURE),
+        ("| Hotel (per night) | EUR 150 |", Role.FRAGMENT),
+        ("| Taxi (per trip) | EUR 60 |", Role.FRAGMENT),
+    ]
+
+
+def test_a_table_row_answers_a_number_question_with_its_header_row() -> None:
+    p = passage(1, EXPENSES)
+    generation = generate("What is the hotel limit per night?", p)
+    claim = generation.claims[0]
+    header = EXPENSES.index("| Item | Limit |")
+    hotel = EXPENSES.index("| Hotel (per night) | EUR 150 |")
+    assert claim.spans == (
+        (header, header + len("| Item | Limit |")),
+        (hotel, hotel + len("| Hotel (per night) | EUR 150 |")),
+    )
+    assert claim.quote is None
+    assert_pinned(generation, [p])
+    taxi = generate("How much is the taxi limit per trip?", p).claims[0]
+    assert "EUR 60" in taxi.text
+    assert "EUR 150" not in taxi.text
+
+
+def test_a_table_row_is_no_answer_to_a_question_that_asks_for_no_number() -> None:
+    p = passage(1, EXPENSES)
+    claim = generate("Who approves claims above the hotel limit?", p).claims[0]
+    assert claim.text == "Claims above these limits require approval by a director."
+
+
+def test_a_row_on_one_revision_does_not_answer_for_another() -> None:
+    table = (
+        "| document | published |\n"
+        "|---|---|\n"
+        "| SP 800-46 Revision 1 | June 2009 |\n"
+        "| SP 800-46 Revision 2 | July 2016 |\n"
+    )
+    p = passage(1, table)
+    asked = generate("When was SP 800-46 Revision 2 published?", p).claims[0]
+    assert "July 2016" in asked.text
+    assert "June 2009" not in asked.text
+    never = generate("When was SP 800-46 Revision 3 published?", p)
+    assert all("2009" not in c.text and "2016" not in c.text for c in never.claims)
+
+
+def test_an_iso_currency_code_before_the_amount_states_money() -> None:
+    q = parse_question("How much is mileage reimbursed?")
+    assert q.expects == "money"
+    assert states_expected(q, "reimbursed at EUR 0.30 per kilometre")
+    assert states_expected(q, "a fee of 45 CHF")
+    assert not states_expected(q, "reimbursed per kilometre driven")
+
+
+def test_contractions_leave_no_word_behind() -> None:
+    assert content_stems("When must I tell my manager I'm sick?") == content_stems(
+        "When must I tell my manager sick?"
+    )
+    assert query_terms("Why doesn't the server cache what we've sent?") == [
+        "server",
+        "cache",
+        "sent",
+    ]
+    assert content_stems("They’re here and we'll wait") == content_stems("here wait")
