@@ -205,12 +205,15 @@ def test_a_bulleted_list_under_its_leadin_is_answered_item_by_item() -> None:
         "- Availability: ensure that users can access resources whenever needed.\n",
     )
     g = answer("What are the security objectives for remote access?", p)
+    # Each claim starts after its bullet: the "- " sets the item off, it says nothing.
     assert [t.split(":")[0] for t in claim_texts(g)] == [
-        "- Confidentiality",
-        "- Integrity",
-        "- Availability",
+        "Confidentiality",
+        "Integrity",
+        "Availability",
     ]
     assert_pinned(g, [p])
+    # The pinned spans leave the bullet out too, not only the claim's text.
+    assert [p.text[c.spans[0][0] - 2 : c.spans[0][0]] for c in g.claims] == ["- "] * 3
 
 
 def test_an_unrelated_question_is_refused() -> None:

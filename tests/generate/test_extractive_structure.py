@@ -716,8 +716,8 @@ def test_of_two_lead_ins_naming_the_focus_the_one_the_question_describes_opens_t
         levels,
     )
     assert [c.text for c in generation.claims] == [
-        "- Sensitivity of telework.",
-        "- Teleworker location.",
+        "Sensitivity of telework.",
+        "Teleworker location.",
     ]
 
 

@@ -27,7 +27,7 @@ from pincite.embed.base import Embedder
 from pincite.generate.base import GeneratedClaim, Generation, Passage
 from pincite.generate.layout import is_statement
 from pincite.generate.lists import list_items
-from pincite.generate.markers import join_pieces, unmarked
+from pincite.generate.markers import join_pieces, unbulleted, unmarked
 from pincite.generate.pool import Piece
 from pincite.generate.question import Question, parse_question
 from pincite.generate.select import Candidate, Scoring, candidates
@@ -202,9 +202,9 @@ def _same_words(a: Candidate, b: Candidate) -> bool:
 
 
 def _claim(pieces: tuple[Piece, ...]) -> GeneratedClaim:
-    """One claim from passage pieces, footnote marks left out; its quote only when it is
-    one contiguous piece."""
-    pieces = unmarked(pieces)
+    """One claim from passage pieces, footnote marks and an opening bullet left out; its
+    quote only when it is one contiguous piece."""
+    pieces = unmarked(unbulleted(pieces))
     texts = [p.text[s:e] for p, s, e in pieces]
     return GeneratedClaim(
         text=join_pieces(texts),

@@ -1,4 +1,4 @@
-"""Footnote reference marks kept out of a claim's quoted characters.
+"""Footnote reference marks and list bullets kept out of a claim's quoted characters.
 
 Text extracted from a PDF glues a footnote's reference number to the word or
 stop before it: "running on a cloud infrastructure2\\n.", "supported by the
@@ -11,6 +11,11 @@ A mark is one or two digits right after a word of at least five letters, or
 after a stop that follows a word, and before a space, a stop or the end. So
 "IPv6", "UTF8", "base64", "SHA256", "HTTP/1.1", "800-46rev1" and "Section 3.2"
 are no marks.
+
+A bullet ("- ", "* ", "• ") opening a list item sets the item off in its
+list; in an answer it would read as stray punctuation, so a claim starts
+after it. An item's number ("2. ", "(b) ") is kept: it says where a step
+falls.
 """
 
 from __future__ import annotations
@@ -20,12 +25,14 @@ from collections.abc import Sequence
 
 from pincite.generate.pool import Piece
 
-__all__ = ["join_pieces", "unmarked"]
+__all__ = ["join_pieces", "unbulleted", "unmarked"]
 
 _MARK = re.compile(
     r"(?<=[a-z]{5})\d{1,2}(?=\s*[.,;:)]?(?:\s|$))"  # "infrastructure2 .", "information1 and"
     r"|(?<=[a-z]{3}[.,;:])\d{1,2}(?=\s|$)"  # "provider.3 The"
 )
+# Bullets include the private-use code points PDF symbol fonts extract to.
+_BULLET = re.compile(r"[-*•·‣◦▪●○–—−+\ue000-\uf8ff][ \t]+")
 # What may follow a mark inside the same sentence: glued to the piece before it.
 _CLOSING = ".,;:)"
 
@@ -56,3 +63,14 @@ def join_pieces(texts: Sequence[str]) -> str:
         glue = "" if (not joined or words[0] in _CLOSING) else " "
         joined += glue + words
     return joined
+
+
+def unbulleted(pieces: Sequence[Piece]) -> tuple[Piece, ...]:
+    """``pieces`` with the bullet that opens the first one (and the space after it) cut off."""
+    if not pieces:
+        return tuple(pieces)
+    (p, start, end), rest = pieces[0], tuple(pieces[1:])
+    m = _BULLET.match(p.text, start, end)
+    if m is None or m.end() >= end:
+        return tuple(pieces)
+    return ((p, m.end(), end), *rest)
