@@ -1,5 +1,5 @@
-"""What a team's own Markdown handbook holds: numbered headings, tables, amounts in
-ISO currency codes, and questions typed with contractions."""
+"""What a team's own Markdown (and HTML) handbook holds: numbered headings, tables,
+amounts in ISO currency codes, and questions typed with contractions."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pincite.generate.cues import states_expected
 from pincite.generate.layout import Role, layout
 from pincite.generate.question import parse_question
 from pincite.generate.words import content_stems
+from pincite.ingest.parse import parse_bytes
 from pincite.retrieve.query import query_terms
 
 EXPENSES = (
@@ -62,6 +63,28 @@ def test_a_table_row_answers_a_number_question_with_its_header_row() -> None:
     taxi = generate("How much is the taxi limit per trip?", p).claims[0]
     assert "EUR 60" in taxi.text
     assert "EUR 150" not in taxi.text
+
+
+def test_an_html_table_is_read_like_a_markdown_one() -> None:
+    text = parse_bytes(
+        b"<h2>3. Expenses</h2><table><tr><th>Item</th><th>Limit</th></tr>"
+        b"<tr><td>Hotel (per night)</td><td>EUR 150</td></tr>"
+        b"<tr><td>Taxi (per trip)</td><td>EUR 60</td></tr></table>",
+        "expenses.html",
+    ).text
+    p = passage(1, text)
+    generation = generate("What is the taxi limit per trip?", p)
+    assert generation.claims[0].text == "| Item | Limit | | Taxi (per trip) | EUR 60 |"
+    assert_pinned(generation, [p])
+
+
+def test_a_chunk_that_opens_mid_table_has_no_header_row_to_quote() -> None:
+    rows = "| Hotel (per night) | EUR 150 |\n\n| Taxi (per trip) | EUR 60 |"
+    cut = passage(2, rows, start=400)  # a later chunk of its document
+    claims = generate("What is the taxi limit per trip?", cut).claims
+    assert all("Hotel" not in c.text for c in claims)
+    whole = passage(1, rows)  # the document's start: its first row is the header
+    assert "Hotel" in generate("What is the taxi limit per trip?", whole).claims[0].text
 
 
 def test_a_table_row_is_no_answer_to_a_question_that_asks_for_no_number() -> None:

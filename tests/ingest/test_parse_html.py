@@ -32,7 +32,7 @@ def test_visible_text_only_in_blocks() -> None:
         assert hidden not in doc.text
     assert "First paragraph spans lines.\nAfter a break." in doc.text
     assert "Plug in\n\nSwitch on" in doc.text
-    assert "Key Value\n\na 1" in doc.text
+    assert "| Key | Value |\n\n| a | 1 |" in doc.text  # a row's cells stay told apart
     assert "  indented\n    code" in doc.text  # <pre> keeps its whitespace
     assert "Tail text." in doc.text
 
@@ -55,6 +55,24 @@ def test_headings_have_exact_offsets_and_paths() -> None:
     assert section_of("Brew.") == ("The Widget", "Setup", "Café mode")
     assert section_of("Switch on") == ("The Widget", "Setup")
     assert section_of("Tail text.") == ("The Widget", "Other")
+
+
+def test_a_table_row_is_one_line_whatever_its_cells_hold() -> None:
+    html = (
+        b"<table><tr><th>Item</th><th>Limit</th></tr>"
+        b"<tr><td><p>Hotel</p><p>(per night)</p></td><td>EUR<br>150</td></tr>"
+        b"<tr><td> </td><td></td></tr>"
+        b"<tr><td>Taxi <table><tr><td>per trip</td></tr></table></td><td>EUR 60</td></tr>"
+        b"</table><p>After the table.</p>"
+    )
+    doc = parse_bytes(html, "limits.html")
+    assert doc.text.split("\n\n") == [
+        "| Item | Limit |",
+        "| Hotel (per night) | EUR 150 |",
+        "| Taxi | per trip | EUR 60 |",
+        "After the table.",
+    ]
+    assert doc.parser == "pincite-html/2"
 
 
 def test_title_falls_back_to_first_h1() -> None:

@@ -15,12 +15,14 @@ __all__ = ["table_record"]
 def table_record(
     question: Question, p: Passage, units: list[Unit], i: int
 ) -> tuple[Piece, ...] | None:
-    """A Markdown table's row stating the number a question asks for, with its header row.
+    """A table's row stating the number a question asks for, with its header row.
 
     "| Hotel (per night) | EUR 150 |" says what a limit is only under "| Item |
-    Limit |": the claim quotes both rows, two pieces. None for the header row
-    itself, a row without a number, a question that asks for no number, or a
-    row whose table has no header row in this passage.
+    Limit |": the claim quotes both rows, two pieces. The header is the
+    table's first row (Markdown rules it off with "|---|"; HTML's rows are
+    written alike at ingest). None for the header row itself, a row without a
+    number, a question that asks for no number, or a row whose table starts
+    before this passage does.
     """
     row = p.text[units[i].start : units[i].end]
     if question.kind is not QuestionKind.NUMBER or not any(c.isdigit() for c in row):
@@ -32,7 +34,10 @@ def table_record(
     j = i
     while j > 0 and is_table_row(p.text[units[j - 1].start : units[j - 1].end]):
         j -= 1
-    rule = units[j + 1] if j + 1 < len(units) else None
-    if j == i or rule is None or not is_table_rule(p.text[rule.start : rule.end]):
+    header = units[j]
+    if j == i or is_table_rule(p.text[header.start : header.end]):
         return None
-    return ((p, units[j].start, units[j].end), (p, units[i].start, units[i].end))
+    ruled = j + 1 < len(units) and is_table_rule(p.text[units[j + 1].start : units[j + 1].end])
+    if j == 0 and p.start > 0 and not ruled:
+        return None  # the chunk may open mid-table: its first row need not be the header
+    return ((p, header.start, header.end), (p, units[i].start, units[i].end))

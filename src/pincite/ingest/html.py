@@ -1,7 +1,10 @@
 """HTML: the visible text, one block per paragraph-like element, with h1–h6 as headings.
 
 Blocks are separated by a blank line, so the chunker sees paragraphs; inside a
-block whitespace collapses as a browser would, except in ``<pre>``.
+block whitespace collapses as a browser would, except in ``<pre>``. A table
+row is one line with its cells between bars, as Markdown writes it ("| Hotel
+(per night) | EUR 150 |"), so a row's cells stay told apart and the answerer
+reads the row under the table's first row, its header.
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ from pincite.errors import ParseError
 from pincite.ingest.base import Heading, ParsedDocument
 from pincite.ingest.textutil import canonical, collapse, decode_text
 
-PARSER = "pincite-html/1"
+# 2: table rows written "| cell | cell |" (1 joined the cells with spaces).
+PARSER = "pincite-html/2"
 
 _SKIP = frozenset({"script", "style", "noscript", "template", "head", "title"})
 _HEADINGS = {f"h{n}": n for n in range(1, 7)}
@@ -43,6 +47,8 @@ class _Builder:
     inline: list[str] = field(default_factory=list)
     pre_depth: int = 0
     heading: int | None = None
+    # Inside a table cell, block elements (a <p> in a <td>) do not cut the row.
+    cell_depth: int = 0
 
     def text(self, value: str) -> None:
         self.inline.append(value if self.pre_depth else _SPACE.sub(" ", value))
@@ -123,9 +129,14 @@ def _walk(root: LexborNode | None, builder: _Builder) -> None:
 def _open(tag: str, builder: _Builder) -> None:
     if tag == "br":
         # Appended directly: outside <pre>, text() would collapse it to a space.
-        builder.inline.append("\n")
+        # A row stays one line.
+        builder.inline.append(" " if builder.cell_depth else "\n")
     elif tag in _CELLS:
-        builder.text(" ")
+        builder.text(" | ")
+        builder.cell_depth += 1
+    elif builder.cell_depth:
+        if tag in _BLOCKS:
+            builder.text(" ")
     elif tag in _BLOCKS and builder.heading is None:
         builder.flush()
         if tag in _HEADINGS:
@@ -138,9 +149,18 @@ def _close(tag: str, builder: _Builder) -> None:
     if tag in _HEADINGS and builder.heading == _HEADINGS[tag]:
         builder.flush()
         builder.heading = None
+    elif tag in _CELLS:
+        builder.cell_depth = max(0, builder.cell_depth - 1)
+    elif builder.cell_depth:
+        if tag in _BLOCKS:
+            builder.text(" ")
+    elif tag == "tr" and builder.heading is None:
+        if "".join(builder.inline).replace("|", "").strip():
+            builder.text(" |")
+        else:
+            builder.inline.clear()  # a row of empty cells shows nothing
+        builder.flush()
     elif tag in _BLOCKS and builder.heading is None:
         builder.flush()
         if tag == "pre":
             builder.pre_depth = max(0, builder.pre_depth - 1)
-    elif tag in _CELLS:
-        builder.text(" ")
