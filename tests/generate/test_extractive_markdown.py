@@ -48,6 +48,25 @@ def test_each_table_row_is_a_unit_and_the_rule_is_furniture() -> None:
     ]
 
 
+def test_a_wrapped_sentence_run_into_a_table_stays_one_sentence() -> None:
+    # No stop before the table: the sentence splitter hands over the sentence and
+    # the rows as one span, and only the rows are cut out of it.
+    text = (
+        "Claims are paid up to the limits that the finance team sets\n"
+        "for each kind of expense, as listed here\n"
+        "| Item | Limit |\n|---|---|\n| Hotel | EUR 150 |\n"
+    )
+    units = layout(text, "Handbook")
+    assert [(text[u.start : u.end], u.role) for u in units[:2]] == [
+        (
+            "Claims are paid up to the limits that the finance team sets\n"
+            "for each kind of expense, as listed here",
+            Role.STATEMENT,
+        ),
+        ("| Item | Limit |", Role.FRAGMENT),
+    ]
+
+
 def test_a_table_row_answers_a_number_question_with_its_header_row() -> None:
     p = passage(1, EXPENSES)
     generation = generate("What is the hotel limit per night?", p)

@@ -19,7 +19,7 @@ from enum import StrEnum
 
 from pincite.sentences import sentence_spans
 
-__all__ = ["Role", "Unit", "is_statement", "is_table_row", "is_table_rule", "layout"]
+__all__ = ["BULLET", "Role", "Unit", "is_statement", "is_table_row", "is_table_rule", "layout"]
 
 _NUMBERED_HEADING = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|[A-Z]\.\d+(?:\.\d+)*)\s+\S")
 _TERMINAL = (".", "!", "?", ";", ")", '"', "”")
@@ -78,10 +78,11 @@ _FURNITURE = re.compile(
     re.I,
 )
 _FOOTNOTE = re.compile(r"^\d{1,2}\s+[A-Z]")
-# Bullets include the private-use code points PDF symbol fonts extract to.
+# What opens a bulleted item ("- ", "• "), and what PDF symbol fonts extract it to.
+BULLET = "[-*•·‣◦▪●○–—−+\ue000-\uf8ff]"
 _ITEM = re.compile(
     # "(iv)", "a)", "ii)"; not "RDP)", the end of a parenthesis a line break split off.
-    r"^(?:[-*•·‣◦▪●○–—−+\ue000-\uf8ff]|\d{1,3}[.)]|\([a-zA-Z0-9]{1,4}\)"
+    rf"^(?:{BULLET}|\d{{1,3}}[.)]|\([a-zA-Z0-9]{{1,4}}\)"
     r"|(?:[a-zA-Z]|[ivx]{1,4}|[IVX]{1,4}|\d{1,2}[a-z])\)|[a-z][.)])\s"
 )
 _MD_HEADING = re.compile(r"^#{1,6}\s")
@@ -180,13 +181,20 @@ def _table_rows(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]
         if not _TABLE_LINE.search(text, s, e):
             out.append((s, e))
             continue
-        at = s
+        at, prose = s, None  # prose: where the run of lines that are no row began
         for line in text[s:e].splitlines(keepends=True):
             stripped = line.strip()
-            if stripped:
-                lead = at + len(line) - len(line.lstrip())
+            lead = at + len(line) - len(line.lstrip())
+            if is_table_row(stripped):
+                if prose is not None:
+                    out.append((prose, len(text[:at].rstrip())))
+                    prose = None
                 out.append((lead, lead + len(stripped)))
+            elif stripped and prose is None:
+                prose = lead
             at += len(line)
+        if prose is not None:
+            out.append((prose, len(text[:e].rstrip())))
     return out
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from pincite.generate.layout import BULLET
 from pincite.generate.pool import Piece
 
 __all__ = ["join_pieces", "unbulleted", "unmarked"]
@@ -31,8 +32,7 @@ _MARK = re.compile(
     r"(?<=[a-z]{5})\d{1,2}(?=\s*[.,;:)]?(?:\s|$))"  # "infrastructure2 .", "information1 and"
     r"|(?<=[a-z]{3}[.,;:])\d{1,2}(?=\s|$)"  # "provider.3 The"
 )
-# Bullets include the private-use code points PDF symbol fonts extract to.
-_BULLET = re.compile(r"[-*•·‣◦▪●○–—−+\ue000-\uf8ff][ \t]+")
+_BULLET = re.compile(rf"{BULLET}[ \t]+")
 # What may follow a mark inside the same sentence: glued to the piece before it.
 _CLOSING = ".,;:)"
 
