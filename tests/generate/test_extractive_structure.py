@@ -860,6 +860,22 @@ def test_a_claim_quotes_around_footnote_marks() -> None:
     assert "supported by the provider. The consumer does not manage" in paas.text
 
 
+def test_a_mark_that_ends_the_claim_leaves_no_lone_stop_to_pin() -> None:
+    text = (
+        "Software as a Service (SaaS). The capability provided to the consumer is to use "
+        "the provider's applications running on a cloud infrastructure2\n.\n\n"
+        "2 A cloud infrastructure is the collection of hardware and software.\n"
+    )
+    p = passage(1, text)
+    generation = generate("What is software as a service?", p)
+    (claim,) = generation.claims
+    # One span, the mark and the stop after it left out: "." pinned alone proves nothing.
+    assert claim.text.endswith("running on a cloud infrastructure")
+    assert claim.spans == ((0, text.index("infrastructure2") + len("infrastructure")),)
+    assert claim.quote is not None
+    assert_pinned(generation, [p])
+
+
 def test_numbers_that_belong_to_a_name_are_no_footnote_marks() -> None:
     text = (
         "Clients SHOULD encode names in UTF8 and send IPv6 addresses in base64 "

@@ -5,7 +5,9 @@ stop before it: "running on a cloud infrastructure2\\n.", "supported by the
 provider.3 The consumer", "for both information1 and information". The number
 belongs to the page, not to what the sentence says, so a claim quotes around
 it: the characters on either side become pieces of one claim, each pinned
-exactly, and the claim reads "running on a cloud infrastructure.".
+exactly, and the claim reads "running on a cloud infrastructure. The
+applications …". Where only the stop follows the mark, the claim ends
+before the mark: a piece of one "." would prove nothing.
 
 A mark is one or two digits right after a word of at least five letters, or
 after a stop that follows a word, and before a space, a stop or the end. So
@@ -50,6 +52,11 @@ def unmarked(pieces: Sequence[Piece]) -> tuple[Piece, ...]:
                 at += 1
         if at < end:
             out.append((p, at, end))
+    if len(out) > 1:
+        last, start, end = out[-1]
+        if all(c in _CLOSING or c.isspace() for c in last.text[start:end]):
+            # "infrastructure2\n." ending the claim: a stop pinned alone proves nothing.
+            out.pop()
     return tuple(out) if out else tuple(pieces)
 
 
