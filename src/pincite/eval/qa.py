@@ -9,25 +9,22 @@ chosen), timed per stage. The figures come from :mod:`pincite.eval.qa_metrics`.
 from __future__ import annotations
 
 import json
-from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
-from pincite.answer.pipeline import AnswerResult, SupportPolicy, answer_question
+from pincite.answer.pipeline import SupportPolicy, answer_question
 from pincite.embed.base import Embedder
 from pincite.errors import InputError
+from pincite.eval.qa_locate import StoredTexts, cited_spans, retrieved_spans
 from pincite.eval.qa_metrics import (
     KS,
     STAGES,
-    Located,
     QAQuestion,
     QuestionOutcome,
     contains_answer,
     first_relevant_rank,
-    merge_spans,
-    occurrences,
     overlaps,
     parse_question,
     refusal_threshold,
@@ -37,7 +34,6 @@ from pincite.eval.qa_metrics import (
 from pincite.eval.qa_timing import Clock, TimedEmbedder, TimedGenerator, TimedSource
 from pincite.generate.base import Generator, Passage
 from pincite.generate.extractive import ExtractiveGenerator
-from pincite.model import DocumentStatus, RetrievalResult
 from pincite.retrieve.search import SearchMode, SearchOptions, retrieve
 from pincite.store.base import Store
 from pincite.support.base import SupportChecker
@@ -69,74 +65,6 @@ def load_questions(path: Path) -> list[QAQuestion]:
     return questions
 
 
-class _Texts:
-    """Current version text of the tenant's live documents, read once each."""
-
-    def __init__(self, store: Store, tenant: str) -> None:
-        self._store, self._tenant = store, tenant
-        docs = [d for d in store.list_documents(tenant) if d.status is DocumentStatus.LIVE]
-        self.ids = [d.document_id for d in docs]
-        self._by_name: dict[str, list[str]] = defaultdict(list)
-        for d in docs:
-            for name in {d.uri, PurePosixPath(d.uri.replace("\\", "/")).name}:
-                self._by_name[name].append(d.document_id)
-        self._cache: dict[tuple[str, str], str] = {}
-        self._current: dict[str, str | None] = {}
-
-    def named(self, documents: tuple[str, ...]) -> list[str]:
-        """Documents whose uri, or its last path segment, is in ``documents`` (all when none)."""
-        if not documents:
-            return self.ids
-        return list(dict.fromkeys(i for name in documents for i in self._by_name.get(name, [])))
-
-    def current(self, document_id: str) -> tuple[str, str] | None:
-        if document_id not in self._current:
-            self._current[document_id] = self._store.current_hash(self._tenant, document_id)
-        h = self._current[document_id]
-        return None if h is None else (h[:16], self.text(document_id, h[:16]))
-
-    def text(self, document_id: str, hash16: str) -> str:
-        key = (document_id, hash16)
-        if key not in self._cache:
-            version = self._store.version(self._tenant, document_id, hash16)
-            self._cache[key] = version.text if version is not None else ""
-        return self._cache[key]
-
-    def locate(self, q: QAQuestion) -> list[Located]:
-        found = []
-        for doc_id in self.named(q.documents):
-            current = self.current(doc_id)
-            if current is None:
-                continue
-            hash16, text = current
-            for passage in q.gold_passages:
-                found += [Located(doc_id, hash16, s, e) for s, e in occurrences(text, passage)]
-        return found
-
-
-def _hits(result: RetrievalResult) -> list[Located]:
-    return [
-        Located(h.chunk.document_id, h.chunk.hash16, h.chunk.start, h.chunk.end)
-        for h in result.hits
-    ]
-
-
-def _cited(result: AnswerResult, texts: _Texts) -> tuple[list[Located], list[str]]:
-    """The answer's cited spans, and the cited text with adjacent spans joined."""
-    assert result.answer is not None
-    spans = [
-        Located(c.document_id, c.hash16, c.span[0], c.span[1]) for c in result.answer.citations
-    ]
-    grouped: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
-    for s in spans:
-        grouped[(s.document_id, s.content_hash)].append((s.start, s.end))
-    cited_text = []
-    for (doc_id, hash16), ranges in grouped.items():
-        text = texts.text(doc_id, hash16)
-        cited_text += [text[a:b] for a, b in merge_spans(ranges, text)]
-    return spans, cited_text
-
-
 @dataclass(frozen=True, slots=True)
 class QAReport:
     summary: dict[str, Any]
@@ -166,7 +94,7 @@ class _Run:
     store: Store
     embedder: Embedder | None
     support: SupportChecker
-    texts: _Texts
+    texts: StoredTexts
     tenant: str
     k: int
     per_document: bool
@@ -183,7 +111,7 @@ class _Run:
         per_document: bool,
         policy: SupportPolicy,
     ) -> _Run:
-        texts = _Texts(store, tenant)
+        texts = StoredTexts(store, tenant)
         if not texts.ids:
             raise InputError(f"tenant {tenant!r} has no documents; ingest some first")
         return cls(store, embedder, support, texts, tenant, k, per_document, policy)
@@ -239,7 +167,7 @@ def run_question(
             scope=scope,
             options=options,
         )
-        ranks[mode.value] = first_relevant_rank(_hits(hits), gold)
+        ranks[mode.value] = first_relevant_rank(retrieved_spans(hits), gold)
     if scorer is not None:
         score = scorer(q.question, answerer.passages) if answerer.passages else None
     else:
@@ -255,7 +183,7 @@ def run_question(
             gold_found=found,
             message=result.message,
         )
-    spans, cited_text = _cited(result, run.texts)
+    spans, cited_text = cited_spans(result, run.texts)
     verdicts = tuple(
         result.support[i].verdict.value if i in result.support else "unchecked"
         for i in range(len(result.answer.claims))
