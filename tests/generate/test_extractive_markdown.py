@@ -145,3 +145,4 @@ def test_contractions_leave_no_word_behind() -> None:
         "sent",
     ]
     assert content_stems("They’re here and we'll wait") == content_stems("here wait")
+    assert query_terms("Can't I take vitamin D?") == ["take", "vitamin", "d"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from pincite.retrieve.query import STOPWORDS
+from pincite.retrieve.query import STOPWORDS, uncontracted
 from pincite.stems import stem
 
 __all__ = ["compounds", "content_stems", "stem"]
@@ -14,7 +14,8 @@ _WORD = re.compile(r"\w+")
 
 
 def content_stems(text: str) -> list[str]:
-    return [stem(w) for w in _WORD.findall(text.casefold()) if w not in STOPWORDS]
+    words = _WORD.findall(uncontracted(text).casefold())
+    return [stem(w) for w in words if w not in STOPWORDS]
 
 
 def compounds(text: str, wanted: set[str]) -> set[str]:

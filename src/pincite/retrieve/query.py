@@ -19,19 +19,28 @@ _STOPWORD_LIST = """
     too under until up very was we were what when where which while who whom why will
     with would you your yours yourself yourselves
 """
-# What a contraction leaves once \w+ splits it at the apostrophe ("I'm", "we've",
-# "doesn't", "they’re"): no word of the question, yet it would be matched as one.
-_CONTRACTED = """
-    d ll m re ve aren couldn didn doesn don hadn hasn haven isn mightn mustn needn shan
-    shouldn wasn weren wouldn
-"""
-STOPWORDS = frozenset(_STOPWORD_LIST.split()) | frozenset(_CONTRACTED.split())
+STOPWORDS = frozenset(_STOPWORD_LIST.split())
+# A contraction split at its apostrophe by \w+ leaves a piece that is no word of
+# the question ("m" of "I'm", "doesn" of "doesn't", "ve" of "we've"), yet would be
+# matched as one; a letter that is a word ("vitamin D", "plan B") stays.
+_CONTRACTION = re.compile(r"(?<=\w)n['’]t\b|(?<=\w)['’](?:d|ll|m|re|ve)\b", re.I)
+_IRREGULAR = re.compile(r"\b(ca|wo|sha)n['’]t\b", re.I)
+_IRREGULAR_WORDS = {"ca": "can", "wo": "will", "sha": "shall"}
+
+
+def uncontracted(text: str) -> str:
+    """``text`` with contractions cut to the word they contract: "doesn't" → "does",
+    "can't" → "can", "we've" → "we"."""
+    if "'" not in text and "’" not in text:
+        return text
+    text = _IRREGULAR.sub(lambda m: _IRREGULAR_WORDS[m[1].casefold()], text)
+    return _CONTRACTION.sub("", text)
 
 
 def query_terms(question: str, *, limit: int = 64) -> list[str]:
     """Lowercased content words of ``question`` in first-seen order, deduplicated."""
     seen: dict[str, None] = {}
-    for word in WORD.findall(question.casefold()):
+    for word in WORD.findall(uncontracted(question).casefold()):
         if word in STOPWORDS or word in seen:
             continue
         seen[word] = None
