@@ -127,6 +127,43 @@ def test_a_row_on_one_revision_does_not_answer_for_another() -> None:
     assert all("2009" not in c.text and "2016" not in c.text for c in never.claims)
 
 
+STEPS = (
+    "## Resetting your password\n\n"
+    "1. Open the self-service portal.\n"
+    "2. Choose Forgot password and enter your employee number.\n"
+    "3. Follow the link sent to your phone within 15 minutes.\n\n"
+    "## Choosing a password\n\n"
+    "Passwords must be at least 14 characters long.\n"
+)
+
+
+def test_a_short_first_step_is_a_step_not_a_numbered_heading() -> None:
+    roles = [(STEPS[u.start : u.end], u.role) for u in layout(STEPS, "Handbook")][1:4]
+    assert [r for _, r in roles] == [Role.ITEM] * 3
+
+
+def test_a_procedure_is_answered_with_the_steps_under_the_heading_naming_it() -> None:
+    p = passage(1, STEPS)
+    generation = generate("How do I reset my password?", p)
+    assert [c.text for c in generation.claims] == [
+        "1. Open the self-service portal.",
+        "2. Choose Forgot password and enter your employee number.",
+        "3. Follow the link sent to your phone within 15 minutes.",
+    ]
+    assert_pinned(generation, [p])
+
+
+def test_lines_under_a_procedures_heading_that_are_no_steps_are_not_its_steps() -> None:
+    text = (
+        "## Resetting your password\n\n"
+        "The self-service portal resets passwords for every employee account.\n"
+        "The service desk resets passwords for contractors on request.\n"
+    )
+    p = passage(1, text)
+    claims = generate("How do I reset my password?", p).claims
+    assert len(claims) < 2  # the best sentence, not every line as a step
+
+
 def test_an_iso_currency_code_before_the_amount_states_money() -> None:
     q = parse_question("How much is mileage reimbursed?")
     assert q.expects == "money"

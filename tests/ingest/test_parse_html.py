@@ -31,7 +31,7 @@ def test_visible_text_only_in_blocks() -> None:
     for hidden in ("secret", "color", "Enable JS", "Template text"):
         assert hidden not in doc.text
     assert "First paragraph spans lines.\nAfter a break." in doc.text
-    assert "Plug in\n\nSwitch on" in doc.text
+    assert "- Plug in\n\n- Switch on" in doc.text  # an item opens with its marker
     assert "| Key | Value |\n\n| a | 1 |" in doc.text  # a row's cells stay told apart
     assert "  indented\n    code" in doc.text  # <pre> keeps its whitespace
     assert "Tail text." in doc.text
@@ -73,6 +73,21 @@ def test_a_table_row_is_one_line_whatever_its_cells_hold() -> None:
         "After the table.",
     ]
     assert doc.parser == "pincite-html/2"
+
+
+def test_list_items_open_with_the_marker_a_browser_shows() -> None:
+    html = (
+        b"<ol start='5'><li>Five</li><li>Six<ul><li>a point</li></ul></li><li>Seven</li></ol>"
+        b"<ol reversed><li>Counted down</li></ol><ol><li>One</li></ol>"
+    )
+    assert parse_bytes(html, "steps.html").text.split("\n\n") == [
+        "5. Five",
+        "6. Six",
+        "- a point",
+        "7. Seven",
+        "- Counted down",  # numbers a count of items cannot follow are not made up
+        "1. One",
+    ]
 
 
 def test_title_falls_back_to_first_h1() -> None:

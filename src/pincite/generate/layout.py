@@ -86,6 +86,7 @@ _ITEM = re.compile(
     r"|(?:[a-zA-Z]|[ivx]{1,4}|[IVX]{1,4}|\d{1,2}[a-z])\)|[a-z][.)])\s"
 )
 _MD_HEADING = re.compile(r"^#{1,6}\s")
+_STEP = re.compile(r"(\d{1,3})[.)]\s")
 _TABLE_ROW = re.compile(r"^\|.*\|$")
 _TABLE_LINE = re.compile(r"^[ \t]*\|.*\|[ \t]*$", re.M)
 _TABLE_RULE = re.compile(r"^\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$")
@@ -130,6 +131,13 @@ def layout(text: str, title: str = "") -> list[Unit]:
             text[slice(*spans[i])], header_words
         ):
             roles[i] = Role.FURNITURE
+    for i in range(len(roles) - 1):
+        # "1. Open the self-service portal." before "2. Choose …": the first of
+        # numbered steps, however short, is a step and not a numbered heading.
+        if roles[i] is Role.HEADING and roles[i + 1] is Role.ITEM:
+            here, nxt = _STEP.match(text[slice(*spans[i])]), _STEP.match(text[slice(*spans[i + 1])])
+            if here and nxt and int(nxt[1]) == int(here[1]) + 1:
+                roles[i] = Role.ITEM
     for i in range(1, len(roles)):
         # "4. Approving Authority.\n\nSecretary of Commerce.": a short line
         # under a heading that ends like a sentence is that heading's body.

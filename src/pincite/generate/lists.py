@@ -32,7 +32,11 @@ def list_items(
     label with its first sentence, or a list item), following the list into the
     next chunk when the lead-in ends its passage.
     """
-    if question.kind is not QuestionKind.LIST or not question.focus:
+    # "How do I reset my password?" under "Resetting your password" and its steps:
+    # a procedure's focus is its task, all its words.
+    procedure = question.kind is QuestionKind.PROCEDURE
+    focus = question.stems if procedure else question.focus
+    if not (question.kind is QuestionKind.LIST or procedure) or not focus:
         return 0.0, []
     pool = Pool(question, passages)
     best: tuple[float, list[tuple[Piece, ...]]] = (0.0, [])
@@ -44,17 +48,21 @@ def list_items(
         for i, u in enumerate(units):
             if u.role not in TITLES or u.role is Role.LABEL:
                 continue
+            if procedure and u.role is not Role.HEADING:
+                continue
             title = p.text[u.start : u.end]
             if _acronym_entry(title):
                 continue  # "OS Operating System" opens no list of operating systems
             title_stems = set(content_stems(title))
-            m = pool.match(question.focus, title_stems)
+            m = pool.match(focus, title_stems)
             if m < term_match or m < best[0]:
                 continue
             rest = pool.match(question.stems, title_stems | _said_before(p, units, i))
             if m == best[0] and rest <= best_rest:
                 continue
             items = items_after(p, units, i + 1, pool, limit)
+            if procedure and not all(_is_step(p, units, piece) for piece in items):
+                continue  # a procedure's answer is its steps, not any lines under its heading
             if len(items) >= 2:
                 best, best_rest = (m, items), rest
     return best
@@ -210,3 +218,9 @@ def _around_furniture(p: Passage, units: list[Unit], start: int, end: int) -> li
             lead = len(text) - len(text.lstrip())
             pieces.append((p, a + lead, a + len(text.rstrip())))
     return pieces
+
+
+def _is_step(p: Passage, units: list[Unit], entry: tuple[Piece, ...]) -> bool:
+    """True for an entry that is a list item of ``p`` (a bulleted or numbered line)."""
+    (q, start, _), *_ = entry
+    return q.number == p.number and any(u.role is Role.ITEM and u.start == start for u in units)

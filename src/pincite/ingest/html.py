@@ -4,7 +4,9 @@ Blocks are separated by a blank line, so the chunker sees paragraphs; inside a
 block whitespace collapses as a browser would, except in ``<pre>``. A table
 row is one line with its cells between bars, as Markdown writes it ("| Hotel
 (per night) | EUR 150 |"), so a row's cells stay told apart and the answerer
-reads the row under the table's first row, its header.
+reads the row under the table's first row, its header. A list item opens
+with its marker, "1. " in an ordered list and "- " in any other, so steps and
+bullets read as list items.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from pincite.errors import ParseError
 from pincite.ingest.base import Heading, ParsedDocument
 from pincite.ingest.textutil import canonical, collapse, decode_text
 
-# 2: table rows written "| cell | cell |" (1 joined the cells with spaces).
+# 2: table rows written "| cell | cell |" and list items "1. " / "- " (1 had neither).
 PARSER = "pincite-html/2"
 
 _SKIP = frozenset({"script", "style", "noscript", "template", "head", "title"})
@@ -49,6 +51,8 @@ class _Builder:
     heading: int | None = None
     # Inside a table cell, block elements (a <p> in a <td>) do not cut the row.
     cell_depth: int = 0
+    # The lists an item sits in: a count of its items for <ol>, None for <ul>.
+    lists: list[int | None] = field(default_factory=list)
 
     def text(self, value: str) -> None:
         self.inline.append(value if self.pre_depth else _SPACE.sub(" ", value))
@@ -118,7 +122,7 @@ def _walk(root: LexborNode | None, builder: _Builder) -> None:
         if entering:
             if tag in _SKIP:
                 continue
-            _open(tag, builder)
+            _open(tag, builder, node)
             stack.append((node, False))
             children = list(node.iter(include_text=True))
             stack.extend((child, True) for child in reversed(children))
@@ -126,7 +130,7 @@ def _walk(root: LexborNode | None, builder: _Builder) -> None:
             _close(tag, builder)
 
 
-def _open(tag: str, builder: _Builder) -> None:
+def _open(tag: str, builder: _Builder, node: LexborNode) -> None:
     if tag == "br":
         # Appended directly: outside <pre>, text() would collapse it to a space.
         # A row stays one line.
@@ -143,6 +147,17 @@ def _open(tag: str, builder: _Builder) -> None:
             builder.heading = _HEADINGS[tag]
         elif tag == "pre":
             builder.pre_depth += 1
+        elif tag in ("ol", "ul"):
+            first = _first_number(node) if tag == "ol" else None
+            builder.lists.append(None if first is None else first - 1)
+        elif tag == "li":
+            # "1. Open the portal.", "- Plug in": an item says it is one, as Markdown does.
+            count = builder.lists[-1] if builder.lists else None
+            if count is None:
+                builder.text("- ")
+            else:
+                builder.lists[-1] = count + 1
+                builder.text(f"{count + 1}. ")
 
 
 def _close(tag: str, builder: _Builder) -> None:
@@ -164,3 +179,18 @@ def _close(tag: str, builder: _Builder) -> None:
         builder.flush()
         if tag == "pre":
             builder.pre_depth = max(0, builder.pre_depth - 1)
+        elif tag in ("ol", "ul") and builder.lists:
+            builder.lists.pop()
+
+
+def _first_number(ol: LexborNode) -> int | None:
+    """The number an ``<ol>``'s first item shows: its ``start``, 1 by default.
+
+    None for a ``reversed`` list, which counts down from a number a count of
+    items cannot follow: its items are written as bullets, not wrong numbers.
+    """
+    attributes = ol.attributes
+    if "reversed" in attributes:
+        return None
+    start = (attributes.get("start") or "").strip()
+    return int(start) if start.lstrip("-").isdigit() else 1
