@@ -80,13 +80,15 @@ _FURNITURE = re.compile(
 _FOOTNOTE = re.compile(r"^\d{1,2}\s+[A-Z]")
 # What opens a bulleted item ("- ", "• "), and what PDF symbol fonts extract it to.
 BULLET = "[-*•·‣◦▪●○–—−+\ue000-\uf8ff]"
+# The number of a numbered item or step ("3." or "3)").
+_ITEM_NUMBER = r"\d{1,3}"
 _ITEM = re.compile(
     # "(iv)", "a)", "ii)"; not "RDP)", the end of a parenthesis a line break split off.
-    rf"^(?:{BULLET}|\d{{1,3}}[.)]|\([a-zA-Z0-9]{{1,4}}\)"
+    rf"^(?:{BULLET}|{_ITEM_NUMBER}[.)]|\([a-zA-Z0-9]{{1,4}}\)"
     r"|(?:[a-zA-Z]|[ivx]{1,4}|[IVX]{1,4}|\d{1,2}[a-z])\)|[a-z][.)])\s"
 )
 _MD_HEADING = re.compile(r"^#{1,6}\s")
-_STEP = re.compile(r"(\d{1,3})[.)]\s")
+_STEP = re.compile(rf"({_ITEM_NUMBER})[.)]\s")
 _TABLE_ROW = re.compile(r"^\|.*\|$")
 _TABLE_LINE = re.compile(r"^[ \t]*\|.*\|[ \t]*$", re.M)
 _TABLE_RULE = re.compile(r"^\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$")
@@ -166,6 +168,8 @@ def _whole_md_headings(text: str, spans: list[tuple[int, int]]) -> list[tuple[in
     with its stop and leaves "Expenses" as a fragment, so the statements below
     would sit under "## 3." and lose the words that say what they are about.
     """
+    if "#" not in text:
+        return spans  # no Markdown heading: PDFs and plain text skip the pass
     out: list[tuple[int, int]] = []
     for s, e in spans:
         if out and _MD_HEADING.match(text[out[-1][0] : out[-1][1]]):
@@ -184,6 +188,8 @@ def _table_rows(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]
     a row ("| Hotel (per night) | EUR 150 |") is the unit that states a fact,
     under the header row that says what its cells are.
     """
+    if "|" not in text:
+        return spans
     out: list[tuple[int, int]] = []
     for s, e in spans:
         if not _TABLE_LINE.search(text, s, e):
