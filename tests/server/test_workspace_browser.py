@@ -351,10 +351,11 @@ def test_delete_and_erase_ask_first_and_take_effect(server: LiveServer, browser:
         leaked = page.locator(f"#documents li[data-document='{ids['Leaked memo']}']")
         leaked.locator("button", has_text="Erase").click()
         assert "permanently" in dialogs[-1]
+        # Polled with the page still open: closing it could cancel the erase in flight.
+        with server.client("gamma") as client:
+            deadline = time.monotonic() + 10
+            while client.get(f"/v1/evidence/{chunk['evidence_id']}").json()["status"] != "erased":
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
     finally:
         context.close()
-    with server.client("gamma") as client:
-        deadline = time.monotonic() + 10
-        while client.get(f"/v1/evidence/{chunk['evidence_id']}").json()["status"] != "erased":
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
