@@ -1,0 +1,58 @@
+"""Acronyms typed for what a document spells out, and the other way round."""
+
+from __future__ import annotations
+
+import pytest
+from extractive_helpers import best, passage
+
+from pincite.generate.acronyms import acronyms
+
+SECURITY = (
+    "Passwords must be at least 14 characters long. "
+    "Multi-factor authentication is mandatory for email and the HR portal. "
+    "Company laptops must be connected through the company network when used outside."
+)
+
+
+def test_the_question_s_acronym_is_found_spelled_out() -> None:
+    assert acronyms("Is MFA required?", SECURITY, {"mfa", "requir"}) == {"mfa"}
+    assert best("Is MFA required?", passage(1, SECURITY)).startswith("Multi-factor")
+
+
+def test_question_words_spelling_out_the_text_s_acronym_are_found() -> None:
+    text = "Teleworkers should use the VPN for every connection to the office."
+    wanted = {"virtual", "privat", "network", "home"}
+    assert acronyms("Do I need a virtual private network at home?", text, wanted) == {
+        "virtual",
+        "privat",
+        "network",
+    }
+
+
+def test_a_plural_acronym_is_read_as_its_singular() -> None:
+    text = "Bring your own device programs need a separate network."
+    assert acronyms("Which BYODs are allowed?", text, {"byod", "allow"}) == {"byod"}
+
+
+@pytest.mark.parametrize(
+    ("question", "text"),
+    [
+        # Function words spell nothing: "can also" is no "CA".
+        ("Can the CA revoke it?", "The server can also revoke it."),
+        # Two lower-case initials match too much by chance; "HR" needs "Human Resources".
+        ("Who runs HR?", "The human resources team runs it."),
+        # The initials must be consecutive words of the text.
+        ("Is MFA required?", "Multi-step login and authentication factors."),
+    ],
+)
+def test_initials_that_spell_it_by_chance_do_not_count(question: str, text: str) -> None:
+    assert acronyms(question, text, {"ca", "hr", "mfa"}) == set()
+
+
+def test_capitalised_two_word_expansions_count() -> None:
+    assert acronyms("Who runs HR?", "Human Resources runs payroll.", {"hr"}) == {"hr"}
+
+
+def test_words_already_found_are_not_asked_again() -> None:
+    # Only the question words the sentence lacks are looked for.
+    assert acronyms("Is MFA required?", SECURITY, set()) == set()
