@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
+from pincite.retrieve.query import STOPWORDS
 from pincite.sentences import sentence_spans
 
 __all__ = ["BULLET", "Role", "Unit", "is_statement", "is_table_row", "is_table_rule", "layout"]
@@ -109,6 +110,8 @@ _CODE_SHARE = 0.05
 # but an assignment or a block of braces is no prose.
 _PSEUDOCODE = re.compile(r"\w\s*:=\s*\w|\)\s*\{|\{\s*$|^\s*\}", re.M)
 _LABEL_WORDS = 7
+# Words a label may hold in sentence case; a longer one is title-cased.
+_LABEL_SENTENCE_CASE = 3
 _NUMBERED_LABEL = re.compile(r"^\d{1,2}\.\s+[A-Z][^.]*\.$")
 _LEADIN_WORDS = 25
 _HEADING_WORDS = 12
@@ -118,6 +121,17 @@ _VERBS = frozenset(
     {"is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "can", "may"}
     | {"must", "shall", "should", "will", "would", "does", "do", "did", "provides", "uses"}
 )
+
+
+def _names_a_term(words: list[str]) -> bool:
+    """Whether a short verbless line reads as a label: a few words ("Rapid
+    elasticity.", "Broad network access.") or a title-cased name ("Platform as a
+    Service (PaaS).", "Lack of Physical Security Controls."), not a sentence whose
+    verb the verb list lacks ("Managers review access rights every six months.")."""
+    if len(words) <= _LABEL_SENTENCE_CASE:
+        return True
+    content = [w for w in words if w[:1].isalpha() and w.casefold() not in STOPWORDS]
+    return all(w[0].isupper() for w in content)
 
 
 def layout(text: str, title: str = "") -> list[Unit]:
@@ -289,7 +303,7 @@ def _role(text: str, spans: list[tuple[int, int]], i: int) -> Role:
         nxt = spans[i + 1][0] if i + 1 < len(spans) else None
         same_line = nxt is not None and "\n" not in text[e:nxt]
         verbless = not any(w.casefold() in _VERBS for w in words)
-        if verbless and sentence[:1].isupper():
+        if verbless and sentence[:1].isupper() and _names_a_term(words):
             # "Platform as a Service (PaaS)." alone on its line is a heading.
             return Role.LABEL if same_line else Role.HEADING
     if is_statement(sentence):

@@ -202,6 +202,17 @@ _SELF_REFERENCE = re.compile(
     r"|\bthe\s+authors?\b|\b(?:do|does|did)\s+(?:they|it)\s+use\b|\b(?:is|are|was|were)\s+used\b",
     re.I,
 )
+# How people frame what they ask, which no passage repeats: "What happens to a
+# leaver's account?" is answered by "Accounts of leavers are disabled ...", "Do I
+# need to change my password?" by "Passwords must be changed ...". ("What happens
+# when/if ...?" keeps its words: ``asks_outcome`` reads it, and with every other
+# word found in two sentences, the one opening with the condition must still win.)
+_ASKING = re.compile(
+    r"\bwhat\s+(?:happens|happened|(?:will|would|should)\s+happen)(?=\s+to\b)|\bneeds?\s+to\b"
+    r"|\b(?:can|could|would)\s+you\s+(?:please\s+)?tell\s+me\b"
+    r"|\bi\s+(?:want|would\s+like|need)\s+to\s+know\b|\bi\s+wonder\b",
+    re.I,
+)
 
 # A question about what a document's authors did: "the authors", "in this paper",
 # "What do they compare against?", "How big is their dataset?", "What dataset was
@@ -320,7 +331,8 @@ def _name_runs(q: str) -> list[list[str]]:
 
 def _parse(q: str) -> Question:
     asking = _TEMPLATE | _PLEASE | (_CONVERSATIONAL if _PERMISSION.match(q) else frozenset())
-    stems = tuple(s for s in content_stems(_SELF_REFERENCE.sub(" ", q)) if s not in asking)
+    said = _ASKING.sub(" ", _SELF_REFERENCE.sub(" ", q))
+    stems = tuple(s for s in content_stems(said) if s not in asking)
     yes_no = _YES_NO.match(q) is not None and _HOW_QUANTITY.search(q) is None
     runs = _name_runs(q)
     unnamed = without_numbered_names(_EMBEDDED_QUANTITY.sub(" ", q), runs)

@@ -25,6 +25,7 @@ from pincite.generate.acronyms import acronyms
 from pincite.generate.base import Passage
 from pincite.generate.cues import counts_asked, kind_cue, speaks_as_authors, states_expected
 from pincite.generate.defining import about, defines
+from pincite.generate.deontic import obligations
 from pincite.generate.layout import Role, Unit, is_table_row, layout
 from pincite.generate.lists import run
 from pincite.generate.names import named_in
@@ -197,6 +198,7 @@ def candidates(
         own = set(content_stems(text)) | subjects.get(j, set())
         own |= compounds(text, q_set - own)
         own |= acronyms(question.text, text, q_set - own)
+        own |= obligations(text, q_set - own)
         # "Can an agency ... beyond the FIPS 199 categories?": a sentence of FIPS 199
         # need not repeat its document's name to answer what is asked of it.
         title = title | names.get(pieces[0][0].number, set())

@@ -1,4 +1,6 @@
-"""Acronyms typed for what a document spells out, and the other way round."""
+"""How users word what a policy states: acronyms for what it spells out (and the
+other way round), "required" for its "must", and framing words ("what happens",
+"do I need to") that no passage repeats."""
 
 from __future__ import annotations
 
@@ -6,6 +8,8 @@ import pytest
 from extractive_helpers import best, passage
 
 from pincite.generate.acronyms import acronyms
+from pincite.generate.deontic import obligations
+from pincite.generate.question import parse_question
 
 SECURITY = (
     "Passwords must be at least 14 characters long. "
@@ -56,3 +60,45 @@ def test_capitalised_two_word_expansions_count() -> None:
 def test_words_already_found_are_not_asked_again() -> None:
     # Only the question words the sentence lacks are looked for.
     assert acronyms("Is MFA required?", SECURITY, set()) == set()
+
+
+ACCOUNTS = (
+    "## 3. Access control\n\n"
+    "Managers review access rights every six months. "
+    "Accounts of leavers are disabled on their last working day. "
+    "Passwords must be changed immediately if they may have been disclosed."
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "framing"),
+    [
+        ("What happens to a leaver's account?", "happen"),
+        ("Do I need to change my password?", "need"),
+        ("Can you tell me the hotel limit?", "tell"),
+        ("I want to know the hotel limit.", "know"),
+    ],
+)
+def test_framing_words_are_not_among_the_question_s_words(question: str, framing: str) -> None:
+    assert framing not in parse_question(question).stems
+
+
+def test_a_framed_question_is_answered_from_its_topic() -> None:
+    answer = best("What happens to a leaver's account?", passage(1, ACCOUNTS))
+    assert answer == "Accounts of leavers are disabled on their last working day."
+
+
+def test_need_as_a_noun_stays_a_question_word() -> None:
+    assert "need" in parse_question("Which needs does the policy address?").stems
+
+
+@pytest.mark.parametrize("stated", ["must", "shall", "is mandatory", "is REQUIRED"])
+def test_required_is_found_in_any_word_of_obligation(stated: str) -> None:
+    text = f"Multi-factor authentication {stated} for email."
+    assert obligations(text, {"requir", "email"}) == {"requir"}
+
+
+def test_permission_is_no_obligation() -> None:
+    assert obligations("Employees may work remotely.", {"requir"}) == set()
+    # "allowed" is not read as "may": limit questions ask what is allowed.
+    assert obligations("Employees must work on site.", {"allow"}) == set()
