@@ -76,6 +76,23 @@ def test_short_sentence_with_a_verb_is_not_a_label() -> None:
     assert _roles(text)[0][0] is not Role.LABEL
 
 
+@pytest.mark.parametrize(
+    ("line", "role"),
+    [
+        # A verb the verb list lacks, in a sentence-case line: a statement.
+        ("Managers review access rights every six months.", Role.STATEMENT),
+        ("Warnings also carry a warning text.", Role.STATEMENT),
+        # A few words, or a title-cased name: a label.
+        ("Broad network access.", Role.LABEL),
+        ("Platform as a Service (PaaS).", Role.LABEL),
+        ("Lack of Physical Security Controls.", Role.LABEL),
+    ],
+)
+def test_a_short_line_is_a_label_only_when_it_reads_as_a_name(line: str, role: Role) -> None:
+    text = f"{line} The next sentence says more about it."
+    assert _roles(text)[0] == (role, line)
+
+
 def test_headings_footnotes_and_page_furniture_are_told_apart() -> None:
     text = (
         "10.4.9 408 Request Timeout\n\n"
