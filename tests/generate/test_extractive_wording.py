@@ -102,3 +102,30 @@ def test_permission_is_no_obligation() -> None:
     assert obligations("Employees may work remotely.", {"requir"}) == set()
     # "allowed" is not read as "may": limit questions ask what is allowed.
     assert obligations("Employees must work on site.", {"allow"}) == set()
+
+
+@pytest.mark.parametrize(
+    ("question", "expects"),
+    [
+        ("How long must passwords be?", None),
+        ("How long does my password need to be?", None),
+        ("How long is parental leave?", "duration"),
+        ("How long must records be kept?", "duration"),
+    ],
+)
+def test_how_long_something_must_be_asks_a_length_not_a_time(
+    question: str, expects: str | None
+) -> None:
+    assert parse_question(question).expects == expects
+
+
+def test_a_length_question_is_answered_by_the_length() -> None:
+    text = (
+        "## 4. Passwords and authentication\n\n"
+        "Passwords must have at least 14 characters. "
+        "Passwords must be changed immediately if they may have been disclosed, "
+        "but are not otherwise required to expire."
+    )
+    # Read as a time, "immediately" would answer it.
+    answer = best("How long does my password need to be?", passage(1, text))
+    assert answer == "Passwords must have at least 14 characters."

@@ -146,7 +146,9 @@ _EXPECTS = [
     (
         "duration",
         re.compile(
-            r"\bhow\s+(?:long|often|soon)\b|\bhow\s+many\s+(?:seconds|minutes|hours|days|weeks|"
+            # Not "How long must passwords be?": a length, in any unit.
+            r"\bhow\s+long\b(?!.*\bbe\s*[?.!]*\s*$)|\bhow\s+(?:often|soon)\b"
+            r"|\bhow\s+many\s+(?:seconds|minutes|hours|days|weeks|"
             r"months|years)\b|\bby\s+when\b|\bdeadline\b|\btimeout\b",
             re.I,
         ),
