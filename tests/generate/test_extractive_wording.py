@@ -53,6 +53,29 @@ def test_initials_that_spell_it_by_chance_do_not_count(question: str, text: str)
     assert acronyms(question, text, {"ca", "hr", "mfa"}) == set()
 
 
+def test_a_lower_case_acronym_is_read_when_no_passage_holds_the_word() -> None:
+    absent = frozenset({"mfa"})
+    assert acronyms("is mfa required?", SECURITY, {"mfa"}, absent) == {"mfa"}
+    assert best("is mfa required?", passage(1, SECURITY)).startswith("Multi-factor")
+
+
+@pytest.mark.parametrize(
+    ("question", "text", "absent"),
+    [
+        # A word some passage holds is that word, not an acronym.
+        ("is mfa required?", SECURITY, frozenset()),
+        # In lower case, every word must be a content word: "your own" spells nothing.
+        ("do we allow byod?", "Bring your own device programs exist.", frozenset({"byod"})),
+        # Two letters are too few to read a lower-case word as an acronym.
+        ("who is in hr?", "Human Resources runs payroll.", frozenset({"hr"})),
+    ],
+)
+def test_a_lower_case_word_is_no_acronym_by_chance(
+    question: str, text: str, absent: frozenset[str]
+) -> None:
+    assert acronyms(question, text, {"mfa", "byod", "hr"}, absent) == set()
+
+
 def test_capitalised_two_word_expansions_count() -> None:
     assert acronyms("Who runs HR?", "Human Resources runs payroll.", {"hr"}) == {"hr"}
 

@@ -27,18 +27,34 @@ _ACRONYM = re.compile(r"\b([A-Z]{2,6})s?\b")
 # Words and the parts of hyphenated words: "multi-factor" spells "MF".
 _WORD = re.compile(r"[A-Za-z]+")
 _WORDS_AT_MOST = 6
+# A lower-case word read as an acronym: three to five letters ("mfa", "byod"); two
+# ("hr", "it") match too much.
+_LOWER_SHORTEST = 3
+_LOWER_LONGEST = 5
 
 
-def acronyms(question: str, text: str, wanted: set[str]) -> set[str]:
+def acronyms(
+    question: str, text: str, wanted: set[str], absent: frozenset[str] = frozenset()
+) -> set[str]:
     """The stems in ``wanted`` (question words ``text`` lacks) that ``text`` holds as
     an acronym's other form: spelled out for the question's acronym, or as the
-    acronym of consecutive question words."""
+    acronym of consecutive question words.
+
+    A question typed in lower case ("is mfa required") writes its acronym as a
+    word; a short word in ``absent`` (stems no retrieved passage holds) is read as
+    one when content words of ``text`` spell it, every one of them ("multi-factor
+    authentication", not "bring your own device").
+    """
     if not wanted:
         return set()
     found: set[str] = set()
     for short in _acronyms(question):
         if stem(short.casefold()) in wanted and short in _initials(text, len(short)):
             found.add(stem(short.casefold()))
+    for word in _lower_case_words(question):
+        term = stem(word)
+        if term in wanted and term in absent and word.upper() in _initials(text, len(word), True):
+            found.add(term)
     if _ACRONYM.search(text) is None:
         return found
     spelled = _spelled_out(question)
@@ -68,20 +84,35 @@ def _spelled_out(question: str) -> dict[str, tuple[tuple[str, ...], ...]]:
     return {k: tuple(v) for k, v in out.items()}
 
 
-def _initials(text: str, n: int) -> set[str]:
-    """The acronyms of every ``n`` consecutive content words of ``text``."""
+@lru_cache(maxsize=256)
+def _lower_case_words(question: str) -> tuple[str, ...]:
+    """Short all-lower-case words of ``question``: acronyms as a hurried user types them."""
+    return tuple(
+        dict.fromkeys(
+            w
+            for w in _WORD.findall(question)
+            if w.islower() and _LOWER_SHORTEST <= len(w) <= _LOWER_LONGEST and w not in STOPWORDS
+        )
+    )
+
+
+def _initials(text: str, n: int, every_word: bool = False) -> set[str]:
+    """The acronyms of every ``n`` consecutive content words of ``text``
+    (with ``every_word``, runs holding no stopword at all)."""
     words = _WORD.findall(text)
     return {
         "".join(w[0] for w in run).upper()
         for i in range(len(words) - n + 1)
-        if _spells(run := words[i : i + n])
+        if _spells(run := words[i : i + n], every_word)
     }
 
 
-def _spells(run: list[str]) -> bool:
+def _spells(run: list[str], every_word: bool = False) -> bool:
     """Whether ``run`` may spell an acronym: it opens and closes with a content
     word ("Bring Your Own Device", not "can also"), holds no acronym itself,
     and, if two words long, is capitalised."""
+    if every_word and any(w.casefold() in STOPWORDS for w in run):
+        return False
     if run[0].casefold() in STOPWORDS or run[-1].casefold() in STOPWORDS:
         return False
     if any(w.isupper() and len(w) > 1 for w in run):

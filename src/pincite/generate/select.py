@@ -190,6 +190,7 @@ def candidates(
     texts = [" ".join(" ".join(p.text[s:e].split()) for p, s, e in d[1]) for d in drafts]
     cos = embed(texts) if embed is not None else None
     q_set = set(question.stems)
+    absent = frozenset(q_set - pool.present)
     asked = {w.casefold() for w in _WORD.findall(question.text)}
     result = []
     for j, ((pieces, _, title, definition, role), text) in enumerate(
@@ -197,7 +198,7 @@ def candidates(
     ):
         own = set(content_stems(text)) | subjects.get(j, set())
         own |= compounds(text, q_set - own)
-        own |= acronyms(question.text, text, q_set - own)
+        own |= acronyms(question.text, text, q_set - own, absent)
         own |= obligations(text, q_set - own)
         # "Can an agency ... beyond the FIPS 199 categories?": a sentence of FIPS 199
         # need not repeat its document's name to answer what is asked of it.
