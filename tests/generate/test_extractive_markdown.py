@@ -153,6 +153,36 @@ def test_a_procedure_is_answered_with_the_steps_under_the_heading_naming_it() ->
     assert_pinned(generation, [p])
 
 
+RETURNS = (
+    "## Returning an item\n\n"
+    "You can return most items within 30 days of delivery for a full refund. "
+    "Items must be unused and in their original packaging.\n\n"
+    "To start a return:\n\n"
+    "1. Sign in to your account and open Orders.\n"
+    "2. Select the item and choose Return.\n"
+    "3. Drop the parcel at any post office.\n"
+)
+
+
+def test_a_procedure_is_answered_with_the_steps_under_a_lead_in_naming_it() -> None:
+    # The lead-in names the task with the heading it sits under ("return" + "item").
+    p = passage(1, RETURNS)
+    generation = generate("How do I return an item?", p)
+    assert [c.text for c in generation.claims] == [
+        "1. Sign in to your account and open Orders.",
+        "2. Select the item and choose Return.",
+        "3. Drop the parcel at any post office.",
+    ]
+    assert_pinned(generation, [p])
+
+
+def test_a_lead_in_naming_another_task_gives_no_steps() -> None:
+    p = passage(1, RETURNS.replace("To start a return:", "To track a delivery:"))
+    claims = generate("How do I return an item?", p).claims
+    assert not any(c.text.startswith("1. Sign in") for c in claims[1:])
+    assert len(claims) < 3
+
+
 def test_lines_under_a_procedures_heading_that_are_no_steps_are_not_its_steps() -> None:
     text = (
         "## Resetting your password\n\n"

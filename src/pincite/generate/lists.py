@@ -20,6 +20,9 @@ from pincite.generate.words import content_stems
 __all__ = ["items_after", "list_items", "run"]
 
 _ITEM_HEADING_WORDS = 4
+# What names a procedure's task over its steps: a heading ("Resetting your
+# password"), or a lead-in ("To start a return:") read with the heading above it.
+_TASK_TITLES = frozenset({Role.HEADING, Role.LEADIN})
 _NUMBERED = re.compile(r"\s*(?:\d|[A-Z]\.\d)")
 
 
@@ -48,12 +51,18 @@ def list_items(
         for i, u in enumerate(units):
             if u.role not in TITLES or u.role is Role.LABEL:
                 continue
-            if procedure and u.role is not Role.HEADING:
+            if procedure and u.role not in _TASK_TITLES:
                 continue
             title = p.text[u.start : u.end]
             if _acronym_entry(title):
                 continue  # "OS Operating System" opens no list of operating systems
             title_stems = set(content_stems(title))
+            if procedure and u.role is Role.LEADIN:
+                # "To start a return:" under "Returning an item": the heading names the
+                # task with it; "To track a delivery:" under it names another task.
+                if not title_stems & set(focus):
+                    continue
+                title_stems |= set(content_stems(u.title))
             m = pool.match(focus, title_stems)
             if m < term_match or m < best[0]:
                 continue
