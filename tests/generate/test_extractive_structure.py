@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from extractive_helpers import HASH, assert_pinned, best, generate, passage
 
+from pincite.embed.base import Embedder
 from pincite.generate.base import Passage
 from pincite.generate.cues import kind_cue
 from pincite.generate.extractive import ExtractiveConfig, ExtractiveGenerator
@@ -886,3 +887,37 @@ def test_numbers_that_belong_to_a_name_are_no_footnote_marks() -> None:
     assert claim.text == " ".join(text.split())
     assert claim.spans == ((0, len(text)),)
     assert claim.quote == text
+
+
+STATUS_503 = (
+    "10.5.4 503 Service Unavailable\n\n"
+    "The server is currently unable to handle the request due to a temporary "
+    "overloading or maintenance of the server.\n\n"
+    "Note: The existence of the 503 status code does not imply that a server "
+    "must use it when becoming overloaded.\n"
+)
+
+
+def test_what_a_status_means_is_said_under_its_heading_not_in_a_note_about_it() -> None:
+    # The note repeats "503" and "status code"; the definition, under the heading
+    # naming the term, does not repeat it at all.
+    assert best("what does a 503 mean", passage(1, STATUS_503)).startswith(
+        "The server is currently"
+    )
+
+
+def test_a_note_still_answers_what_it_is_about() -> None:
+    # An aside is set back only when a term's meaning is asked.
+    text = STATUS_503 + "\nServers ought to be cautious about URI lengths above 255 bytes.\n"
+    assert "does not imply" in best("Must a server use the 503 status code?", passage(1, text))
+
+
+def test_the_heading_naming_the_term_counts_whole_with_the_real_model(
+    embedder: Embedder,
+) -> None:
+    # With the model, the note's cosine to the question is far higher; the heading
+    # that names the term must still carry its first sentence above the note.
+    generator = ExtractiveGenerator(embedder, ExtractiveConfig())
+    generation = generator.generate("what does a 503 mean", [passage(1, STATUS_503)])
+    assert generation.claims, generation
+    assert generation.claims[0].text.startswith("The server is currently unable")

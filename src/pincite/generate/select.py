@@ -113,6 +113,9 @@ class Candidate:
 
 
 _FOOTNOTE_NUMBER = re.compile(r"\d{1,2}\s+")
+# "Note: The existence of the 503 status code does not imply ...": an aside about a
+# term, not what the term means.
+_ASIDE = re.compile(r"(?:Note|NOTE|Notes|Aside|Example|e\.g\.)\s*[:-]")
 _WORD = re.compile(r"\w+")
 # A sentence that opens by pointing back ("These methods", "This property") says
 # nothing alone when the sentence before names what it points at.
@@ -206,7 +209,9 @@ def candidates(
         inside = pool.match(question.stems, own)
         around = pool.match(question.stems, own | title) - inside
         novelty = min(1.0, len(own - q_set) / scoring.novel_words)
-        coverage = (inside + scoring.title_share * around) * (
+        # Under a heading naming the term it defines, the heading is the sentence's subject.
+        share = 1.0 if definition > 0 else scoring.title_share
+        coverage = (inside + share * around) * (
             1 - scoring.novelty_weight + scoring.novelty_weight * novelty
         )
         if cos is not None:
@@ -222,7 +227,9 @@ def candidates(
             score -= scoring.type_penalty
         if speaks_as_authors(question, text):
             score += scoring.authors_bonus
-        if role is Role.FOOTNOTE:
+        if role is Role.FOOTNOTE or (
+            question.kind is QuestionKind.DEFINITION and _ASIDE.match(text)
+        ):
             score *= scoring.footnote_factor
         if named and pieces[0][0].number not in named:
             score *= scoring.other_document
