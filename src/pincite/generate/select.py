@@ -210,7 +210,8 @@ def candidates(
         around = pool.match(question.stems, own | title) - inside
         novelty = min(1.0, len(own - q_set) / scoring.novel_words)
         # Under a heading naming the term it defines, the heading is the sentence's subject.
-        share = 1.0 if definition > 0 else scoring.title_share
+        defining = definition > 0 and question.kind is QuestionKind.DEFINITION
+        share = 1.0 if defining else scoring.title_share
         coverage = (inside + share * around) * (
             1 - scoring.novelty_weight + scoring.novelty_weight * novelty
         )
