@@ -49,6 +49,8 @@ class GeneratorSettings:
     base_url: str | None = None
     model: str | None = None
     api_key: str | None = None
+    # The extractive generator's refusal threshold; None keeps the shipped one.
+    threshold: float | None = None
 
     def build(self, embedder: Embedder | None) -> Generator:
         from pincite.generate import make_generator
@@ -59,4 +61,5 @@ class GeneratorSettings:
             base_url=self.base_url,
             model=self.model,
             api_key=self.api_key,
+            threshold=self.threshold,
         )

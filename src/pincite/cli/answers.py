@@ -46,6 +46,18 @@ generator_options = [
 ]
 
 
+# Apart from ``generator_options``: `pincite agent` takes those for a model alone.
+answer_threshold_option = click.option(
+    "--answer-threshold",
+    type=float,
+    envvar="PINCITE_ANSWER_THRESHOLD",
+    help="Refuse below this score (extractive generator only; env PINCITE_ANSWER_THRESHOLD). "
+    "Default 0.60 with an embedder, 0.58 lexical-only, set on long policy documents; "
+    "`pincite eval qa` on a dev split of your own questions reports the one that suits "
+    "your documents.",
+)
+
+
 # Shared by every command that answers (ask, eval qa), so they answer alike.
 passages_option = click.option(
     "-k",
@@ -66,7 +78,7 @@ support_policy_option = click.option(
 
 
 def with_generator_options(fn: F) -> F:
-    for option in reversed(generator_options):
+    for option in reversed([*generator_options, answer_threshold_option]):
         fn = option(fn)
     return fn
 
@@ -90,6 +102,7 @@ def ask(
     base_url: str | None,
     model: str | None,
     api_key: str | None,
+    answer_threshold: float | None,
     k: int,
     support_policy: str,
     as_json: bool,
@@ -98,7 +111,9 @@ def ask(
 
     Exit status 0 when answered, 3 when refused.
     """
-    settings = GeneratorSettings(generator, base_url=base_url, model=model, api_key=api_key)
+    settings = GeneratorSettings(
+        generator, base_url=base_url, model=model, api_key=api_key, threshold=answer_threshold
+    )
     with open_corpus(db, embedder) as corpus:
         corpus.generator = settings.build(corpus.embedder)
         result = corpus.ask(question, tenant=tenant, k=k, policy=support_policy)

@@ -49,6 +49,7 @@ def chat(
     base_url: str | None,
     model: str | None,
     api_key: str | None,
+    answer_threshold: float | None,
     conversation_id: str | None,
     title: str,
     k: int,
@@ -62,7 +63,9 @@ def chat(
     With a model generator a follow-up is rewritten by the model (one extra
     tool call per follow-up); offline, by a deterministic rewrite.
     """
-    settings = GeneratorSettings(generator, base_url=base_url, model=model, api_key=api_key)
+    settings = GeneratorSettings(
+        generator, base_url=base_url, model=model, api_key=api_key, threshold=answer_threshold
+    )
     stdin = sys.stdin
     interactive = stdin.isatty()
     with open_corpus(db, embedder) as corpus:

@@ -254,6 +254,7 @@ def eval_qa(
     base_url: str | None,
     model: str | None,
     api_key: str | None,
+    answer_threshold: float | None,
     k: int,
     per_document: bool,
     support_policy: str,
@@ -280,7 +281,12 @@ def eval_qa(
 
     with open_corpus(db, embedder) as corpus:
         answerer = make_generator(
-            generator, embedder=corpus.embedder, base_url=base_url, model=model, api_key=api_key
+            generator,
+            embedder=corpus.embedder,
+            base_url=base_url,
+            model=model,
+            api_key=api_key,
+            threshold=answer_threshold,
         )
         with _Bar("questions") as progress:
             report = run_qa_eval(

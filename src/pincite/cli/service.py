@@ -80,6 +80,7 @@ def serve(
     base_url: str | None,
     model: str | None,
     api_key: str | None,
+    answer_threshold: float | None,
     host: str,
     port: int,
     workers: int,
@@ -106,7 +107,12 @@ def serve(
     public = serving.public_base(public_url, host, port)
     with open_corpus(db, embedder) as corpus:  # fails here, once, on a bad --db or --embedder
         gen = make_generator(
-            generator, embedder=corpus.embedder, base_url=base_url, model=model, api_key=api_key
+            generator,
+            embedder=corpus.embedder,
+            base_url=base_url,
+            model=model,
+            api_key=api_key,
+            threshold=answer_threshold,
         )
         warm_models(corpus)  # derives the model caches once, before any worker loads them
     with serving.state_file() as state_path:
@@ -118,6 +124,7 @@ def serve(
                 base_url=base_url,
                 model=model,
                 api_key=api_key,
+                answer_threshold=answer_threshold,
                 max_upload_bytes=int(max_upload_mb * 1024 * 1024),
                 public_url=public,
                 state=str(state_path),
@@ -219,6 +226,7 @@ def mcp(
     base_url: str | None,
     model: str | None,
     api_key: str | None,
+    answer_threshold: float | None,
 ) -> None:
     """Serve one workspace as an MCP server over stdio.
 
@@ -246,7 +254,12 @@ def mcp(
             fail("give --tenant or --key: the workspace this server answers from")
             return
         gen = make_generator(
-            generator, embedder=corpus.embedder, base_url=base_url, model=model, api_key=api_key
+            generator,
+            embedder=corpus.embedder,
+            base_url=base_url,
+            model=model,
+            api_key=api_key,
+            threshold=answer_threshold,
         )
         warm_models(corpus, announce=False)  # stdio clients see stderr as the server's log
         serve_stdio(corpus, tenant, gen)

@@ -39,6 +39,7 @@ def studio(
     base_url: str | None,
     model: str | None,
     api_key: str | None,
+    answer_threshold: float | None,
     as_json: bool,
 ) -> None:
     """Run a studio ACTION on document DOC (its id or its uri).
@@ -48,7 +49,9 @@ def studio(
     offline pass picked. Either way each item is cited by exact ids and checked
     like an answer; `contract` ends with a disclaimer added by pincite.
     """
-    settings = GeneratorSettings(generator, base_url=base_url, model=model, api_key=api_key)
+    settings = GeneratorSettings(
+        generator, base_url=base_url, model=model, api_key=api_key, threshold=answer_threshold
+    )
     with open_corpus(db, embedder) as corpus:
         corpus.generator = settings.build(corpus.embedder)
         found = corpus.store.find_document(tenant, document_id=doc) or corpus.store.find_document(

@@ -44,6 +44,7 @@ class WorkerConfig:
     max_upload_bytes: int
     public_url: str
     state: str
+    answer_threshold: float | None = None
 
 
 def export_config(config: WorkerConfig) -> None:
@@ -103,6 +104,7 @@ def worker_app() -> FastAPI:
         base_url=config.base_url,
         model=config.model,
         api_key=config.api_key,
+        threshold=config.answer_threshold,
     )
     warm_models(corpus, announce=False)
     jobs = ProcessRunner(functools.partial(open_corpus, config.db, config.embedder))

@@ -1,0 +1,135 @@
+"""A corpus's own refusal threshold: `--answer-threshold` / PINCITE_ANSWER_THRESHOLD.
+
+`pincite eval qa` reports the threshold that suits a user's documents; these
+tests show every answering command can then be told to use it, that the
+extractive generator is the one it applies to, and that a wrong use is a clear
+error, not a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pincite.cli.app import cli
+from pincite.errors import ConfigurationError
+from pincite.generate import ExtractiveGenerator, make_generator
+from pincite.server.worker import WorkerConfig
+from pincite.settings import GeneratorSettings
+
+QUESTION = "For how many years are invoices kept after payment?"
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> str:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "policy.md").write_text(
+        "# Finance policy\n\n## Retention\n\nInvoices are kept for seven years after payment.\n"
+    )
+    db = str(tmp_path / "t.db")
+    result = CliRunner().invoke(cli, ["ingest", str(folder), "--db", db, "--embedder", "none"])
+    assert result.exit_code == 0, result.output
+    return db
+
+
+def ask(db: str, *extra: str, env: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
+    args = ["ask", QUESTION, "--db", db, "--embedder", "none", "--json", *extra]
+    return CliRunner().invoke(cli, args, env=env)
+
+
+def test_the_threshold_decides_between_answer_and_refusal(store: str) -> None:
+    answered = ask(store)
+    assert answered.exit_code == 0, answered.output
+    assert "seven years" in json.loads(answered.stdout)["claims"][0]["text"]
+    # Far above any score: the same question is refused (exit status 3).
+    refused = ask(store, "--answer-threshold", "50")
+    assert refused.exit_code == 3, refused.output
+    assert json.loads(refused.stdout)["outcome"] == "refused"
+
+
+def test_the_environment_sets_it_too(store: str) -> None:
+    assert ask(store, env={"PINCITE_ANSWER_THRESHOLD": "50"}).exit_code == 3
+    assert ask(store, env={"PINCITE_ANSWER_THRESHOLD": "0.1"}).exit_code == 0
+
+
+@pytest.mark.parametrize(("value", "status"), [("high", 2), ("nan", 1)])
+def test_a_threshold_that_is_no_number_is_an_error_not_a_traceback(
+    store: str, value: str, status: int
+) -> None:
+    result = ask(store, "--answer-threshold", value)
+    assert result.exit_code == status
+    assert isinstance(result.exception, SystemExit)
+    assert "threshold" in result.output.lower()
+
+
+def test_a_model_generator_takes_no_threshold(store: str) -> None:
+    result = ask(
+        store,
+        "--generator",
+        "openai",
+        "--base-url",
+        "http://127.0.0.1:9/v1",
+        "--model",
+        "m",
+        "--answer-threshold",
+        "0.5",
+    )
+    assert result.exit_code == 1
+    assert isinstance(result.exception, SystemExit)  # a message, not a traceback
+    assert "extractive generator only" in result.output
+
+
+def test_eval_qa_measures_with_the_threshold_given(store: str, tmp_path: Path) -> None:
+    questions = tmp_path / "q.jsonl"
+    questions.write_text(
+        json.dumps(
+            {
+                "id": "keep",
+                "question": QUESTION,
+                "answerable": True,
+                "gold_passages": ["Invoices are kept for seven years after payment."],
+                "gold_answer": "seven years",
+            }
+        )
+        + "\n"
+    )
+    args = ["eval", "qa", str(questions), "--db", store, "--embedder", "none", "--json"]
+    shipped = json.loads(CliRunner().invoke(cli, args).stdout)
+    strict = json.loads(CliRunner().invoke(cli, [*args, "--answer-threshold", "50"]).stdout)
+    assert shipped["settings"]["threshold"] == pytest.approx(0.58)
+    assert strict["settings"]["threshold"] == pytest.approx(50)
+    assert shipped["summary"]["answers"]["answered"] == 1.0
+    assert strict["summary"]["answers"]["answered"] == 0.0
+
+
+def test_the_library_builds_the_extractive_generator_with_it() -> None:
+    lexical = make_generator("extractive", threshold=0.42)
+    assert isinstance(lexical, ExtractiveGenerator) and lexical.threshold == 0.42
+    assert GeneratorSettings(threshold=0.3).build(None).threshold == 0.3  # type: ignore[attr-defined]
+    assert make_generator("extractive").threshold == 0.58  # type: ignore[attr-defined]
+    with pytest.raises(ConfigurationError, match="extractive generator only"):
+        make_generator("anthropic", model="m", api_key="k", threshold=0.5)
+    with pytest.raises(ConfigurationError, match="must be a number"):
+        make_generator("extractive", threshold=float("inf"))
+
+
+def test_serve_hands_the_threshold_to_its_workers() -> None:
+    config = WorkerConfig(
+        db="x.db",
+        embedder="none",
+        generator="extractive",
+        base_url=None,
+        model=None,
+        api_key=None,
+        max_upload_bytes=1,
+        public_url="http://127.0.0.1:1",
+        state="s.db",
+        answer_threshold=0.55,
+    )
+    from dataclasses import asdict
+
+    assert WorkerConfig(**json.loads(json.dumps(asdict(config)))).answer_threshold == 0.55
