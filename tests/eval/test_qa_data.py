@@ -99,3 +99,36 @@ def test_qasper_gold_passages_are_paragraphs_of_their_paper() -> None:
             text = (DATA / "qasper" / "documents" / q["document"]).read_text(encoding="utf-8")
             for passage in q["gold_passages"]:
                 assert f"\n\n{passage}\n" in text, q["id"]
+
+
+POLICIES = QA / "policies"
+
+
+@pytest.mark.parametrize("split", ["dev", "test"])
+def test_policies_sets_are_exact_in_their_own_corpus(split: str, tmp_path: Path) -> None:
+    # Each split is its own corpus: the test documents were written apart from
+    # the dev ones, and their questions never ran against the answerer before
+    # they were split off.
+    questions = load_questions(QA / f"policies-{split}.jsonl")
+    assert sum(q.answerable for q in questions) >= 45
+    assert sum(not q.answerable for q in questions) >= 12
+    with pincite.open(tmp_path / "p.db", embedder=None) as corpus:
+        reports = list(corpus.ingest_paths([POLICIES / split]))
+        assert reports and all(r.status == "new" for r in reports)
+        texts = {}
+        for doc in corpus.documents():
+            (version,) = corpus.versions(doc.document_id)
+            texts[Path(doc.uri).name] = version.text
+    assert len(texts) == 3
+    for q in questions:
+        assert q.documents and set(q.documents) <= set(texts), q.id
+        for passage in q.gold_passages:
+            assert any(passage in texts[d] for d in q.documents), (q.id, passage[:60])
+        if q.answerable:
+            assert any(normalize(q.gold_answer) in normalize(p) for p in q.gold_passages), q.id
+
+
+def test_policies_splits_share_no_question() -> None:
+    dev, test = (load_questions(QA / f"policies-{s}.jsonl") for s in ("dev", "test"))
+    assert not {q.id for q in dev} & {q.id for q in test}
+    assert not {normalize(q.question) for q in dev} & {normalize(q.question) for q in test}
