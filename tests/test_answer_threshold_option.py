@@ -133,3 +133,22 @@ def test_serve_hands_the_threshold_to_its_workers() -> None:
     from dataclasses import asdict
 
     assert WorkerConfig(**json.loads(json.dumps(asdict(config)))).answer_threshold == 0.55
+
+
+def test_eval_qa_says_which_threshold_to_answer_with(store: str, tmp_path: Path) -> None:
+    questions = tmp_path / "q.jsonl"
+    rows = [
+        {"id": "keep", "question": QUESTION, "answerable": True,
+         "gold_passages": ["Invoices are kept for seven years after payment."],
+         "gold_answer": "seven years"},
+        {"id": "vat", "question": "For how many years are VAT returns kept after filing?",
+         "answerable": False, "gold_passages": [], "gold_answer": ""},
+    ]  # fmt: skip
+    questions.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    args = ["eval", "qa", str(questions), "--db", store, "--embedder", "none"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    advice = json.loads(CliRunner().invoke(cli, [*args, "--json"]).stdout)
+    chosen = advice["settings"]["refusal_threshold"]
+    assert chosen is not None
+    assert f"--answer-threshold {chosen:.2f}" in " ".join(result.output.split())

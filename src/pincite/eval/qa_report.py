@@ -79,7 +79,8 @@ def report_tables(report: QAReport) -> Group:
             Text(
                 f"answer threshold {report.settings['threshold']}; the smallest that refuses "
                 f"{REFUSAL_FLOOR:.0%} of these unanswerable questions is {chosen:.2f} "
-                "(choose it on a dev split, never on the set you report)"
+                "(choose it on a dev split, never on the set you report; answer with it: "
+                f"--answer-threshold {chosen:.2f})"
             )
         )
     if s["gold_not_found"]:
