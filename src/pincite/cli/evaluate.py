@@ -276,18 +276,13 @@ def eval_qa(
     items = load_questions(questions)
     if html_file is not None:
         check_plotting()
-    from pincite.generate import make_generator
+    from pincite.settings import GeneratorSettings
     from pincite.support import support_checker_for
 
     with open_corpus(db, embedder) as corpus:
-        answerer = make_generator(
-            generator,
-            embedder=corpus.embedder,
-            base_url=base_url,
-            model=model,
-            api_key=api_key,
-            threshold=answer_threshold,
-        )
+        answerer = GeneratorSettings(
+            generator, base_url=base_url, model=model, api_key=api_key, threshold=answer_threshold
+        ).build(corpus.embedder)
         with _Bar("questions") as progress:
             report = run_qa_eval(
                 corpus.store,

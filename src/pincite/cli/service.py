@@ -22,8 +22,8 @@ from pincite.cli.common import (
     tenant_option,
     warm_models,
 )
-from pincite.generate import make_generator
 from pincite.server.worker import DEFAULT_WORKERS
+from pincite.settings import GeneratorSettings
 
 
 def _endpoint_options(fn: F) -> F:
@@ -106,14 +106,9 @@ def serve(
     port = port or serving.free_port(host)
     public = serving.public_base(public_url, host, port)
     with open_corpus(db, embedder) as corpus:  # fails here, once, on a bad --db or --embedder
-        gen = make_generator(
-            generator,
-            embedder=corpus.embedder,
-            base_url=base_url,
-            model=model,
-            api_key=api_key,
-            threshold=answer_threshold,
-        )
+        gen = GeneratorSettings(
+            generator, base_url=base_url, model=model, api_key=api_key, threshold=answer_threshold
+        ).build(corpus.embedder)
         warm_models(corpus)  # derives the model caches once, before any worker loads them
     with serving.state_file() as state_path:
         serving.export_config(
@@ -253,14 +248,9 @@ def mcp(
         if tenant is None:
             fail("give --tenant or --key: the workspace this server answers from")
             return
-        gen = make_generator(
-            generator,
-            embedder=corpus.embedder,
-            base_url=base_url,
-            model=model,
-            api_key=api_key,
-            threshold=answer_threshold,
-        )
+        gen = GeneratorSettings(
+            generator, base_url=base_url, model=model, api_key=api_key, threshold=answer_threshold
+        ).build(corpus.embedder)
         warm_models(corpus, announce=False)  # stdio clients see stderr as the server's log
         serve_stdio(corpus, tenant, gen)
 
