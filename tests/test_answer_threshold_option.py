@@ -152,3 +152,7 @@ def test_eval_qa_says_which_threshold_to_answer_with(store: str, tmp_path: Path)
     chosen = advice["settings"]["refusal_threshold"]
     assert chosen is not None
     assert f"--answer-threshold {chosen:.2f}" in " ".join(result.output.split())
+    pytest.importorskip("matplotlib")
+    page = tmp_path / "report.html"
+    assert CliRunner().invoke(cli, [*args, "--html", str(page)]).exit_code == 0
+    assert f"--answer-threshold {chosen:.2f}" in page.read_text(encoding="utf-8")

@@ -73,16 +73,9 @@ def report_tables(report: QAReport) -> Group:
     for p in ("p50_ms", "p95_ms"):
         latency.add_row(p[:3], *(f"{s['latency'][stage][p]:.1f}" for stage in STAGES))
     parts: list[Any] = [head, kinds, retrieval, claims, latency]
-    chosen = report.settings.get("refusal_threshold")
-    if chosen is not None:
-        parts.append(
-            Text(
-                f"answer threshold {report.settings['threshold']}; the smallest that refuses "
-                f"{REFUSAL_FLOOR:.0%} of these unanswerable questions is {chosen:.2f} "
-                "(choose it on a dev split, never on the set you report; answer with it: "
-                f"--answer-threshold {chosen:.2f})"
-            )
-        )
+    advice = threshold_advice(report)
+    if advice is not None:
+        parts.append(Text(advice))
     if s["gold_not_found"]:
         parts.append(
             Text(
@@ -184,6 +177,19 @@ def _table(headers: list[str], rows: list[list[str]]) -> str:
     return f"<table><tr>{head}</tr>{body}</table>"
 
 
+def threshold_advice(report: QAReport) -> str | None:
+    """What the refusal rule picks on these questions, and how to answer with it."""
+    chosen = report.settings.get("refusal_threshold")
+    if chosen is None:
+        return None
+    return (
+        f"answer threshold {report.settings['threshold']}; the smallest that refuses "
+        f"{REFUSAL_FLOOR:.0%} of these unanswerable questions is {chosen:.2f} "
+        "(choose it on a dev split, never on the set you report; answer with it: "
+        f"--answer-threshold {chosen:.2f})"
+    )
+
+
 def render_html(report: QAReport, title: str) -> str:
     """The whole report as one HTML page with inline SVG plots."""
     s = report.summary
@@ -242,12 +248,14 @@ def render_html(report: QAReport, title: str) -> str:
         for caption, svg in plots(report)
     )
     settings = ", ".join(f"{k}: {html.escape(str(v))}" for k, v in report.settings.items())
+    advice = threshold_advice(report)
+    advised = f"<p>{html.escape(advice)}</p>" if advice is not None else ""
     return (
         "<!doctype html><html lang=en><head><meta charset=utf-8>"
         f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>"
         f"<h1>{html.escape(title)}</h1><p>{s['questions']} questions "
         f"({a['answerable']} answerable, {a['unanswerable']} not). {settings}</p>"
-        f"<h2>Answers</h2>{answers}<h3>Answerable questions by kind</h3>{by_kind}"
+        f"<h2>Answers</h2>{answers}{advised}<h3>Answerable questions by kind</h3>{by_kind}"
         f"<h2>Retrieval</h2>{retrieval}{figures}"
         f"<h2>Attributability ({s['claims']} claims)</h2>{claims}"
         f"<h2>Latency per question</h2>{latency}"
