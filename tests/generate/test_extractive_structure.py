@@ -921,3 +921,16 @@ def test_the_heading_naming_the_term_counts_whole_with_the_real_model(
     generation = generator.generate("what does a 503 mean", [passage(1, STATUS_503)])
     assert generation.claims, generation
     assert generation.claims[0].text.startswith("The server is currently unable")
+
+
+def test_a_definition_stops_at_the_next_entry_of_a_list_of_definitions() -> None:
+    text = (
+        "1. Definitions\n\n"
+        '"Customer Data" means all electronic data submitted by or for Customer.\n'
+        '"Service Level" means the availability commitment set out in Section 6.\n'
+    )
+    generation = generate("What is Customer Data?", passage(1, text))
+    assert generation.claims[0].text == (
+        '"Customer Data" means all electronic data submitted by or for Customer.'
+    )
+    assert_pinned(generation, [passage(1, text)])

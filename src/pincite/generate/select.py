@@ -117,6 +117,10 @@ _FOOTNOTE_NUMBER = re.compile(r"\d{1,2}\s+")
 # term, not what the term means.
 _ASIDE = re.compile(r"(?:Note|NOTE|Notes|Aside|Example|e\.g\.)\s*[:-]")
 _WORD = re.compile(r"\w+")
+# An entry of a contract's definitions: '"Customer Data" means ...', '“Term” shall mean ...'.
+_NEXT_ENTRY = re.compile(
+    r"[\"“‘'][^\"”’']{1,60}[\"”’']\s+(?:means|shall\s+mean|is\s+defined\s+as|refers\s+to)\b"
+)
 # A sentence that opens by pointing back ("These methods", "This property") says
 # nothing alone when the sentence before names what it points at.
 _ANAPHORA = re.compile(r"(?:These|This|Those|Such)\s+([a-z]\w+)\b")
@@ -330,6 +334,8 @@ def _pieces(
             nxt = units[j]
             if nxt.role is not Role.STATEMENT or "\n\n" in p.text[end : nxt.start]:
                 break
+            if _NEXT_ENTRY.match(p.text, nxt.start):
+                break  # '"Service Level" means ...': the next entry of a list of definitions
             end, j = nxt.end, j + 1
     pieces: list[Piece] = [(p, start, end)]
     last = units[-1].end if units else 0
