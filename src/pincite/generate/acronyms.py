@@ -6,10 +6,10 @@ specification abbreviates. A question word that is an acronym counts as found
 in a sentence holding consecutive words whose initials spell it, and the
 question's words that spell out a sentence's acronym count as found in it.
 
-An acronym's words open and close with a content word ("can also" spells
-no "CA"; "bring your own device" spells "BYOD"); a
-two-letter acronym needs capitalised words ("Human Resources" for "HR"),
-since two lower-case initials match too much by chance.
+An acronym's words open and close with a content word ("can also" spells no
+"CA"; "bring your own device" spells "BYOD"); a two-letter acronym needs
+capitalised words ("Human Resources" for "HR"), since two lower-case initials
+match too much by chance.
 """
 
 from __future__ import annotations
