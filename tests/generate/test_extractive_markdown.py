@@ -3,6 +3,7 @@ amounts in ISO currency codes, and questions typed with contractions."""
 
 from __future__ import annotations
 
+import pytest
 from extractive_helpers import assert_pinned, generate, passage
 
 from pincite.generate.cues import states_expected
@@ -142,17 +143,6 @@ def test_a_short_first_step_is_a_step_not_a_numbered_heading() -> None:
     assert [r for _, r in roles] == [Role.ITEM] * 3
 
 
-def test_a_procedure_is_answered_with_the_steps_under_the_heading_naming_it() -> None:
-    p = passage(1, STEPS)
-    generation = generate("How do I reset my password?", p)
-    assert [c.text for c in generation.claims] == [
-        "1. Open the self-service portal.",
-        "2. Choose Forgot password and enter your employee number.",
-        "3. Follow the link sent to your phone within 15 minutes.",
-    ]
-    assert_pinned(generation, [p])
-
-
 RETURNS = (
     "## Returning an item\n\n"
     "You can return most items within 30 days of delivery for a full refund. "
@@ -164,15 +154,37 @@ RETURNS = (
 )
 
 
-def test_a_procedure_is_answered_with_the_steps_under_a_lead_in_naming_it() -> None:
-    # The lead-in names the task with the heading it sits under ("return" + "item").
-    p = passage(1, RETURNS)
-    generation = generate("How do I return an item?", p)
-    assert [c.text for c in generation.claims] == [
-        "1. Sign in to your account and open Orders.",
-        "2. Select the item and choose Return.",
-        "3. Drop the parcel at any post office.",
-    ]
+@pytest.mark.parametrize(
+    ("text", "question", "steps"),
+    [
+        # Under the heading naming the task.
+        (
+            STEPS,
+            "How do I reset my password?",
+            [
+                "1. Open the self-service portal.",
+                "2. Choose Forgot password and enter your employee number.",
+                "3. Follow the link sent to your phone within 15 minutes.",
+            ],
+        ),
+        # Under a lead-in naming the task with its heading ("return" + "item").
+        (
+            RETURNS,
+            "How do I return an item?",
+            [
+                "1. Sign in to your account and open Orders.",
+                "2. Select the item and choose Return.",
+                "3. Drop the parcel at any post office.",
+            ],
+        ),
+    ],
+)
+def test_a_procedure_is_answered_with_the_steps_named_for_its_task(
+    text: str, question: str, steps: list[str]
+) -> None:
+    p = passage(1, text)
+    generation = generate(question, p)
+    assert [c.text for c in generation.claims] == steps
     assert_pinned(generation, [p])
 
 
