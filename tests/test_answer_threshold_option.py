@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from pincite.cli.app import cli
 from pincite.errors import ConfigurationError
 from pincite.generate import ExtractiveGenerator, make_generator
+from pincite.generate.extractive import ExtractiveConfig
 from pincite.server.worker import WorkerConfig
 from pincite.settings import GeneratorSettings
 
@@ -100,7 +101,7 @@ def test_eval_qa_measures_with_the_threshold_given(store: str, tmp_path: Path) -
     args = ["eval", "qa", str(questions), "--db", store, "--embedder", "none", "--json"]
     shipped = json.loads(CliRunner().invoke(cli, args).stdout)
     strict = json.loads(CliRunner().invoke(cli, [*args, "--answer-threshold", "50"]).stdout)
-    assert shipped["settings"]["threshold"] == pytest.approx(0.58)
+    assert shipped["settings"]["threshold"] == pytest.approx(ExtractiveConfig().threshold_lexical)
     assert strict["settings"]["threshold"] == pytest.approx(50)
     assert shipped["summary"]["answers"]["answered"] == 1.0
     assert strict["summary"]["answers"]["answered"] == 0.0
@@ -110,7 +111,7 @@ def test_the_library_builds_the_extractive_generator_with_it() -> None:
     lexical = make_generator("extractive", threshold=0.42)
     assert isinstance(lexical, ExtractiveGenerator) and lexical.threshold == 0.42
     assert GeneratorSettings(threshold=0.3).build(None).threshold == 0.3  # type: ignore[attr-defined]
-    assert make_generator("extractive").threshold == 0.58  # type: ignore[attr-defined]
+    assert make_generator("extractive").threshold == ExtractiveConfig().threshold_lexical  # type: ignore[attr-defined]
     with pytest.raises(ConfigurationError, match="extractive generator only"):
         make_generator("anthropic", model="m", api_key="k", threshold=0.5)
     with pytest.raises(ConfigurationError, match="must be a number"):

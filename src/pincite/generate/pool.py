@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pincite.generate.base import Passage
 from pincite.generate.layout import layout
 from pincite.generate.question import Question
+from pincite.generate.rarity import stem_weights
 from pincite.generate.words import content_stems
 
 __all__ = ["Piece", "Pool", "adjacent", "ends_sentence"]
@@ -25,7 +26,11 @@ _PAGE_BREAK_GAP = 1500
 
 
 class Pool:
-    """The units of the passages, with the idf statistics of their words."""
+    """The units of the passages, with the idf statistics of their words.
+
+    A word's idf over the passages is tempered by how common it is in English
+    at large (``rarity.english_weight``).
+    """
 
     def __init__(self, question: Question, passages: Sequence[Passage]) -> None:
         self.question = question
@@ -37,7 +42,10 @@ class Pool:
         n = len(docs)
         wanted = set(question.stems) | set(question.focus)
         df = {t: sum(t in d for d in docs) for t in wanted}
-        self.idf = {t: max(math.log((n + 1) / (df[t] + 0.5)), 0.0) for t in wanted}
+        english = stem_weights(question.text)
+        self.idf = {
+            t: max(math.log((n + 1) / (df[t] + 0.5)), 0.0) * english.get(t, 1.0) for t in wanted
+        }
         # The question's words that some passage holds (the rest no title can name).
         self.present = frozenset(t for t in wanted if df[t])
 
