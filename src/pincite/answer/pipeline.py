@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from pincite import ids
+from pincite.answer.calibration import calibrated
 from pincite.answer.source import AnswerSource
 from pincite.answer.telemetry import answer_span
 from pincite.citation import Citation, CitedAnswer, Claim, ClaimKind, Rendered
@@ -233,6 +234,7 @@ def answer_question(
     """
     if support is None:
         support = support_checker_for(corpus.embedder)
+    generator = calibrated(generator, corpus.store, tenant)
     with answer_span() as span:
         # A definition question also brings in the entry that defines its term.
         asked = parse_question(question)

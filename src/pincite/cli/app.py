@@ -14,6 +14,7 @@ from pincite.cli import (
     search,
     service,
     studio,
+    threshold,
     verify,
 )
 
@@ -44,6 +45,7 @@ for module in (
     studio,
     verify,
     evaluate,
+    threshold,
     service,
 ):
     for command in module.COMMANDS:

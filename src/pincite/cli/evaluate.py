@@ -14,6 +14,7 @@ from pincite.cli.common import (
     db_option,
     embedder_option,
     err,
+    fail,
     handle_errors,
     open_corpus,
     out,
@@ -243,6 +244,13 @@ def eval_support(
     type=click.Path(path_type=Path, dir_okay=False),
     help="Also write a self-contained HTML report with plots (needs pincite[report]).",
 )
+@click.option(
+    "--save-threshold",
+    is_flag=True,
+    help="Keep the threshold these questions pick (the last line of the report) as the "
+    "tenant's answer threshold: ask, chat, serve, mcp and studio then use it. Run it on "
+    "a dev split, never on the set you report (see `pincite threshold`).",
+)
 @out_option
 @handle_errors
 def eval_qa(
@@ -260,6 +268,7 @@ def eval_qa(
     support_policy: str,
     as_json: bool,
     html_file: Path | None,
+    save_threshold: bool,
     out_file: Path | None,
 ) -> None:
     """Measure answers on your own documents with QUESTIONS (JSON lines; see README).
@@ -276,6 +285,9 @@ def eval_qa(
     items = load_questions(questions)
     if html_file is not None:
         check_plotting()
+    from pincite.answer.calibration import save_threshold as save_threshold_for
+    from pincite.eval.qa_metrics import REFUSAL_FLOOR
+    from pincite.generate.extractive import ExtractiveGenerator
     from pincite.settings import GeneratorSettings
     from pincite.support import support_checker_for
 
@@ -283,6 +295,10 @@ def eval_qa(
         answerer = GeneratorSettings(
             generator, base_url=base_url, model=model, api_key=api_key, threshold=answer_threshold
         ).build(corpus.embedder)
+        if save_threshold and not isinstance(answerer, ExtractiveGenerator):
+            fail(f"--save-threshold needs the extractive generator; {generator!r} has no threshold")
+        if save_threshold and not any(not q.answerable for q in items):
+            fail(f"--save-threshold needs unanswerable questions in {questions.name}: none found")
         with _Bar("questions") as progress:
             report = run_qa_eval(
                 corpus.store,
@@ -296,10 +312,31 @@ def eval_qa(
                 policy=SupportPolicy(support_policy),
                 progress=progress,
             )
+        picked = report.settings.get("refusal_threshold")
+        if save_threshold and picked is not None:
+            save_threshold_for(
+                corpus.store,
+                tenant,
+                picked,
+                corpus.embedder,
+                source=questions.name,
+                answerable=sum(q.answerable for q in items),
+                unanswerable=sum(not q.answerable for q in items),
+            )
     if as_json:
         print_json(report.as_dict())
     else:
         out.print(report_tables(report))
+    if save_threshold and picked is None:
+        fail(
+            f"nothing saved: {REFUSAL_FLOOR:.0%} of these unanswerable questions are refused "
+            "at any threshold, so they pick none"
+        )
+    if save_threshold:
+        err.print(
+            f"saved answer threshold {picked:.2f} for tenant {tenant!r}: ask, chat, serve, mcp "
+            "and studio answer with it from now on (`pincite threshold` shows or clears it)"
+        )
     if html_file is not None:
         write_html(report, html_file, title=f"pincite eval qa: {questions.name}")
         err.print(f"HTML report written to {html_file}")

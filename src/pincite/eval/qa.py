@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from pincite.answer.calibration import calibrated
 from pincite.answer.pipeline import SupportPolicy, answer_question
 from pincite.embed.base import Embedder
 from pincite.errors import InputError
@@ -300,6 +301,18 @@ def run_qa_eval(
     counted is supported or partial; ``FLAG`` keeps those answers and shows how
     attributable the generator's claims are.
     """
+    source = None
+    if isinstance(generator, ExtractiveGenerator):
+        # The threshold `pincite ask` would answer this tenant with (answer.calibration).
+        answering = calibrated(generator, store, tenant)
+        source = (
+            "set"
+            if generator.threshold_pinned
+            else "saved"
+            if answering is not generator
+            else "shipped"
+        )
+        generator = answering
     run = _Run.open(store, embedder, support, tenant, k, per_document, policy)
     modes = [SearchMode.LEXICAL] + ([SearchMode.DENSE, SearchMode.HYBRID] if embedder else [])
     steps = len(questions) * (2 if isinstance(generator, ExtractiveGenerator) else 1)
@@ -323,6 +336,8 @@ def run_qa_eval(
         "per_document": per_document,
         "support_policy": policy.value,
     }
+    if source is not None:
+        settings["threshold_source"] = source
     return QAReport(
         summarize(outcomes, [m.value for m in modes]),
         tuple(outcomes),

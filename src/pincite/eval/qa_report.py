@@ -182,12 +182,20 @@ def threshold_advice(report: QAReport) -> str | None:
     chosen = report.settings.get("refusal_threshold")
     if chosen is None:
         return None
+    source = _SOURCES.get(report.settings.get("threshold_source", ""), "")
     return (
-        f"answer threshold {report.settings['threshold']}; the smallest that refuses "
+        f"answer threshold {report.settings['threshold']}{source}; the smallest that refuses "
         f"{REFUSAL_FLOOR:.0%} of these unanswerable questions is {chosen:.2f} "
         "(choose it on a dev split, never on the set you report; answer with it: "
-        f"--answer-threshold {chosen:.2f})"
+        f"--answer-threshold {chosen:.2f}, or keep it for this tenant with --save-threshold)"
     )
+
+
+_SOURCES = {
+    "saved": " (saved for this tenant)",
+    "set": " (set by --answer-threshold)",
+    "shipped": " (shipped)",
+}
 
 
 def render_html(report: QAReport, title: str) -> str:

@@ -28,6 +28,8 @@ def make_generator(
     ``threshold`` is the extractive generator's refusal threshold (for the
     embedder in use, lexical-only or not), as ``pincite eval qa`` reports the
     one that suits a corpus; other generators decide for themselves and refuse it.
+    Without one, the extractive generator answers with the tenant's saved
+    threshold where there is one (``pincite.answer.calibration``), else the shipped one.
     """
     if kind == "extractive":
         if threshold is None:
@@ -35,7 +37,7 @@ def make_generator(
         if not math.isfinite(threshold):
             raise ConfigurationError(f"the answer threshold must be a number, got {threshold}")
         config = ExtractiveConfig(threshold=threshold, threshold_lexical=threshold)
-        return ExtractiveGenerator(embedder, config)
+        return ExtractiveGenerator(embedder, config, threshold_pinned=True)
     if threshold is not None:
         raise ConfigurationError(
             f"an answer threshold applies to the extractive generator only, not {kind!r}: "

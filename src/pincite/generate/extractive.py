@@ -19,7 +19,7 @@ scores). Whether to answer or refuse is decided here, against ``threshold``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -96,10 +96,37 @@ class ExtractiveGenerator:
     name = "extractive"
     is_model = False
 
-    def __init__(self, embedder: Embedder | None = None, config: ExtractiveConfig | None = None):
+    def __init__(
+        self,
+        embedder: Embedder | None = None,
+        config: ExtractiveConfig | None = None,
+        *,
+        threshold_pinned: bool | None = None,
+    ):
         self._embedder = embedder
         self.config = config or ExtractiveConfig()
         self._cache: dict[str, np.ndarray] = {}
+        # A threshold set on purpose (a flag, a config that differs from the
+        # shipped one) is never replaced by a tenant's saved one
+        # (``answer.calibration``).
+        if threshold_pinned is None:
+            shipped = ExtractiveConfig()
+            threshold_pinned = (self.config.threshold, self.config.threshold_lexical) != (
+                shipped.threshold,
+                shipped.threshold_lexical,
+            )
+        self.threshold_pinned = threshold_pinned
+
+    @property
+    def embedder(self) -> Embedder | None:
+        return self._embedder
+
+    def with_threshold(self, threshold: float) -> ExtractiveGenerator:
+        """The same answerer refusing below ``threshold``; it shares this one's vector cache."""
+        config = replace(self.config, threshold=threshold, threshold_lexical=threshold)
+        other = ExtractiveGenerator(self._embedder, config, threshold_pinned=True)
+        other._cache = self._cache
+        return other
 
     def generate(
         self,

@@ -1,0 +1,144 @@
+"""A tenant's answer threshold, picked on its own questions and kept in the store.
+
+The extractive answerer refuses below a score threshold, and the right value
+depends on the documents: ``pincite eval qa DEV.jsonl --save-threshold`` picks
+it on a dev split (``qa_metrics.refusal_threshold``) and saves it here, so
+every later answer for that tenant (``ask``, ``chat``, ``serve``, ``mcp``,
+``studio``, ``Corpus.ask``) uses it without a flag. What wins, first to last:
+an explicit threshold (``--answer-threshold``, ``PINCITE_ANSWER_THRESHOLD``,
+``make_generator(threshold=...)``), the saved one, the shipped one.
+
+A saved threshold belongs to the scores of the embedder it was picked with
+(lexical-only scores sit on another scale), so it applies only while answers
+are scored with that same embedder. It lives in the store's ``meta`` table
+under one key per tenant; no schema change, and no tenant reads another's.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+
+from pincite.embed.base import Embedder
+from pincite.errors import ConfigurationError
+from pincite.generate.base import Generator
+from pincite.generate.extractive import ExtractiveGenerator
+from pincite.store.base import Store
+from pincite.tenancy import check_tenant
+
+__all__ = [
+    "SavedThreshold",
+    "calibrated",
+    "clear_threshold",
+    "save_threshold",
+    "saved_threshold",
+]
+
+_KEY = "answer_threshold:"
+# What an embedder-less answerer is recorded as (as the store records a lexical index).
+LEXICAL = "none"
+
+
+@dataclass(frozen=True, slots=True)
+class SavedThreshold:
+    """A saved threshold and where it came from."""
+
+    threshold: float
+    embedder: str  # the embedder the scores were computed with, or "none"
+    source: str = ""  # the question file it was picked on
+    answerable: int = 0
+    unanswerable: int = 0
+    saved_at: str = ""
+
+    def applies_to(self, embedder: Embedder | None) -> bool:
+        return self.embedder == _embedder_name(embedder)
+
+    def describe(self) -> str:
+        where = f" on {self.source}" if self.source else ""
+        counted = (
+            f" ({self.answerable} answerable, {self.unanswerable} unanswerable questions)"
+            if self.answerable or self.unanswerable
+            else ""
+        )
+        when = f", saved {self.saved_at[:10]}" if self.saved_at else ""
+        return f"{self.threshold:g}, picked{where}{counted} with embedder {self.embedder}{when}"
+
+
+def _embedder_name(embedder: Embedder | None) -> str:
+    return LEXICAL if embedder is None else embedder.name
+
+
+def _checked(value: float) -> float:
+    if not math.isfinite(value):
+        raise ConfigurationError(f"the answer threshold must be a number, got {value}")
+    return float(value)
+
+
+def save_threshold(
+    store: Store,
+    tenant: str,
+    threshold: float,
+    embedder: Embedder | None,
+    *,
+    source: str = "",
+    answerable: int = 0,
+    unanswerable: int = 0,
+) -> SavedThreshold:
+    """Keep ``threshold`` as ``tenant``'s answer threshold for scores made with ``embedder``."""
+    check_tenant(tenant)
+    saved = SavedThreshold(
+        threshold=_checked(threshold),
+        embedder=_embedder_name(embedder),
+        source=source,
+        answerable=answerable,
+        unanswerable=unanswerable,
+        saved_at=datetime.now(UTC).isoformat(timespec="seconds"),
+    )
+    store.set_meta(_KEY + tenant, json.dumps(asdict(saved), sort_keys=True))
+    return saved
+
+
+def saved_threshold(store: Store, tenant: str) -> SavedThreshold | None:
+    """``tenant``'s saved threshold, or None. A value that does not parse is an error, not None."""
+    check_tenant(tenant)
+    raw = store.get_meta(_KEY + tenant)
+    if not raw:  # never saved, or cleared
+        return None
+    try:
+        data = json.loads(raw)
+        saved = SavedThreshold(**data)
+        _checked(saved.threshold)
+    except (ValueError, TypeError) as exc:
+        # Fail closed: a threshold silently dropped would change every answer.
+        raise ConfigurationError(
+            f"the saved answer threshold of tenant {tenant!r} is unreadable ({exc}); "
+            f"save it again with `pincite eval qa … --save-threshold` "
+            f"or remove it with `pincite threshold --clear --tenant {tenant}`"
+        ) from exc
+    return saved
+
+
+def clear_threshold(store: Store, tenant: str) -> bool:
+    """Forget ``tenant``'s saved threshold; True if there was one."""
+    check_tenant(tenant)
+    had = bool(store.get_meta(_KEY + tenant))
+    if had:
+        # The store has no delete for meta keys; an empty value reads as none.
+        store.set_meta(_KEY + tenant, "")
+    return had
+
+
+def calibrated(generator: Generator, store: Store, tenant: str) -> Generator:
+    """``generator`` with ``tenant``'s saved threshold, where it has none set explicitly.
+
+    Only the extractive generator has a threshold, and only a saved one that
+    was picked with the embedder it scores with applies.
+    """
+    if not isinstance(generator, ExtractiveGenerator) or generator.threshold_pinned:
+        return generator
+    saved = saved_threshold(store, tenant)
+    if saved is None or not saved.applies_to(generator.embedder):
+        return generator
+    return generator.with_threshold(saved.threshold)

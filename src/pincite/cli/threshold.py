@@ -1,0 +1,104 @@
+"""``pincite threshold``: show, set or clear a tenant's saved answer threshold."""
+
+from __future__ import annotations
+
+import math
+
+import click
+
+from pincite.answer.calibration import clear_threshold, save_threshold, saved_threshold
+from pincite.cli.common import (
+    db_option,
+    embedder_option,
+    err,
+    fail,
+    handle_errors,
+    json_option,
+    open_corpus,
+    out,
+    print_json,
+    tenant_option,
+)
+from pincite.generate.extractive import ExtractiveGenerator
+
+
+@click.command()
+@db_option
+@tenant_option
+@embedder_option
+@click.option(
+    "--set",
+    "value",
+    type=float,
+    help="Save this threshold for the tenant (scores of the --embedder in use).",
+)
+@click.option("--clear", is_flag=True, help="Forget the tenant's saved threshold.")
+@json_option
+@handle_errors
+def threshold(
+    db: str, tenant: str, embedder: str, value: float | None, clear: bool, as_json: bool
+) -> None:
+    """Show the answer threshold ask, chat, serve, mcp and studio use for a tenant.
+
+    The offline answerer refuses when its best answer scores below this
+    threshold. Pick it on your own dev questions and keep it in the store:
+
+    \b
+      pincite eval qa dev.jsonl --save-threshold
+      pincite eval qa test.jsonl          # reports with the saved threshold
+
+    An explicit --answer-threshold (or PINCITE_ANSWER_THRESHOLD) still wins.
+    """
+    if value is not None and clear:
+        fail("--set and --clear are alternatives; give one")
+    if value is not None and not math.isfinite(value):
+        fail(f"the answer threshold must be a number, got {value}")
+    with open_corpus(db, embedder) as corpus:
+        if clear:
+            removed = clear_threshold(corpus.store, tenant)
+            err.print(
+                f"cleared the saved answer threshold of tenant {tenant!r}"
+                if removed
+                else f"tenant {tenant!r} had no saved answer threshold"
+            )
+        elif value is not None:
+            save_threshold(
+                corpus.store, tenant, value, corpus.embedder, source="pincite threshold --set"
+            )
+        saved = saved_threshold(corpus.store, tenant)
+        shipped = ExtractiveGenerator(corpus.embedder).threshold
+        applies = saved is not None and saved.applies_to(corpus.embedder)
+    in_use = saved.threshold if saved is not None and applies else shipped
+    if as_json:
+        print_json(
+            {
+                "tenant": tenant,
+                "threshold": in_use,
+                "source": "saved" if applies else "shipped",
+                "shipped": shipped,
+                "saved": None
+                if saved is None
+                else {
+                    "threshold": saved.threshold,
+                    "embedder": saved.embedder,
+                    "source": saved.source,
+                    "answerable": saved.answerable,
+                    "unanswerable": saved.unanswerable,
+                    "saved_at": saved.saved_at,
+                    "applies": applies,
+                },
+            }
+        )
+        return
+    if saved is None:
+        out.print(f"tenant {tenant!r}: shipped threshold {shipped:g} (none saved)")
+    elif applies:
+        out.print(f"tenant {tenant!r}: saved threshold {saved.describe()}")
+    else:
+        out.print(
+            f"tenant {tenant!r}: shipped threshold {shipped:g}; the saved one "
+            f"({saved.describe()}) is for other scores than this embedder's"
+        )
+
+
+COMMANDS = [threshold]

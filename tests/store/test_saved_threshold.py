@@ -1,0 +1,93 @@
+"""A tenant's saved answer threshold: kept per tenant, on SQLite and PostgreSQL alike.
+
+``pincite eval qa --save-threshold`` keeps what a tenant's dev questions pick
+in the store's meta table; these tests show it round-trips on both backends,
+never reaches another tenant, fails closed when unreadable, and never
+overrides a threshold set on purpose.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pincite.answer.calibration import (
+    calibrated,
+    clear_threshold,
+    save_threshold,
+    saved_threshold,
+)
+from pincite.embed.base import Embedder
+from pincite.errors import ConfigurationError, InputError
+from pincite.generate import make_generator
+from pincite.generate.extractive import ExtractiveConfig, ExtractiveGenerator
+from pincite.store.base import Store
+
+
+def test_it_round_trips_and_stays_with_its_tenant(store: Store, tenants: tuple[str, str]) -> None:
+    mine, theirs = tenants
+    saved = save_threshold(
+        store, mine, 0.54, None, source="dev.jsonl", answerable=9, unanswerable=3
+    )
+    assert saved_threshold(store, mine) == saved
+    assert (saved.threshold, saved.embedder, saved.source) == (0.54, "none", "dev.jsonl")
+    assert saved_threshold(store, theirs) is None
+    assert calibrated(ExtractiveGenerator(None), store, theirs).threshold == (
+        ExtractiveGenerator(None).threshold
+    )
+    assert calibrated(ExtractiveGenerator(None), store, mine).threshold == 0.54
+
+
+def test_clearing_forgets_it(store: Store, tenants: tuple[str, str]) -> None:
+    mine, theirs = tenants
+    save_threshold(store, mine, 0.5, None)
+    save_threshold(store, theirs, 0.7, None)
+    assert clear_threshold(store, mine) is True
+    assert saved_threshold(store, mine) is None
+    assert clear_threshold(store, mine) is False
+    kept = saved_threshold(store, theirs)
+    assert kept is not None and kept.threshold == 0.7
+
+
+def test_an_unreadable_value_is_an_error_not_silently_the_shipped_one(
+    store: Store, tenants: tuple[str, str]
+) -> None:
+    mine, _ = tenants
+    store.set_meta(f"answer_threshold:{mine}", '{"threshold": "high"')
+    with pytest.raises(ConfigurationError, match="--clear"):
+        calibrated(ExtractiveGenerator(None), store, mine)
+    store.set_meta(f"answer_threshold:{mine}", '{"threshold": NaN, "embedder": "none"}')
+    with pytest.raises(ConfigurationError, match="unreadable"):
+        saved_threshold(store, mine)
+
+
+@pytest.mark.parametrize("tenant", ["", " padded", "tab\there"])
+def test_a_malformed_tenant_is_refused(store: Store, tenant: str) -> None:
+    with pytest.raises(InputError):
+        save_threshold(store, tenant, 0.5, None)
+    with pytest.raises(InputError):
+        saved_threshold(store, tenant)
+
+
+def test_it_applies_only_to_scores_of_the_embedder_it_was_picked_with(
+    store: Store, tenants: tuple[str, str], embedder: Embedder
+) -> None:
+    mine, _ = tenants
+    save_threshold(store, mine, 0.33, embedder)
+    # The same store answered without vectors scores on another scale.
+    lexical = ExtractiveGenerator(None)
+    assert calibrated(lexical, store, mine) is lexical
+    assert calibrated(ExtractiveGenerator(embedder), store, mine).threshold == 0.33
+
+
+def test_a_threshold_set_on_purpose_wins(store: Store, tenants: tuple[str, str]) -> None:
+    mine, _ = tenants
+    save_threshold(store, mine, 0.9, None)
+    # Even when it equals the shipped value: the flag was given, so it is kept.
+    shipped = ExtractiveGenerator(None).threshold
+    flagged = make_generator("extractive", threshold=shipped)
+    assert calibrated(flagged, store, mine).threshold == shipped
+    with_config = ExtractiveGenerator(None, ExtractiveConfig(threshold_lexical=0.2))
+    assert calibrated(with_config, store, mine).threshold == 0.2
+    # A model generator has no threshold to replace (a test double: no endpoint is called).
+    model = make_generator("openai", base_url="http://127.0.0.1:9/v1", model="m", api_key="k")
+    assert calibrated(model, store, mine) is model
