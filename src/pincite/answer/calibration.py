@@ -4,7 +4,7 @@ The extractive answerer refuses below a score threshold, and the right value
 depends on the documents: ``pincite eval qa DEV.jsonl --save-threshold`` picks
 it on a dev split (``qa_metrics.refusal_threshold``) and saves it here, so
 every later answer for that tenant (``ask``, ``chat``, ``serve``, ``mcp``,
-``studio``, ``Corpus.ask``) uses it without a flag. What wins, first to last:
+``Corpus.ask``) uses it without a flag. What wins, first to last:
 an explicit threshold (``--answer-threshold``, ``PINCITE_ANSWER_THRESHOLD``,
 ``make_generator(threshold=...)``), the saved one, the shipped one.
 

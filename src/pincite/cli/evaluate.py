@@ -248,7 +248,7 @@ def eval_support(
     "--save-threshold",
     is_flag=True,
     help="Keep the threshold these questions pick (the last line of the report) as the "
-    "tenant's answer threshold: ask, chat, serve, mcp and studio then use it. Run it on "
+    "tenant's answer threshold: ask, chat, serve and mcp then answer with it. Run it on "
     "a dev split, never on the set you report (see `pincite threshold`).",
 )
 @out_option
@@ -334,8 +334,8 @@ def eval_qa(
         )
     if save_threshold:
         err.print(
-            f"saved answer threshold {picked:.2f} for tenant {tenant!r}: ask, chat, serve, mcp "
-            "and studio answer with it from now on (`pincite threshold` shows or clears it)"
+            f"saved answer threshold {picked:.2f} for tenant {tenant!r}: ask, chat, serve and "
+            "mcp answer with it from now on (`pincite threshold` shows or clears it)"
         )
     if html_file is not None:
         write_html(report, html_file, title=f"pincite eval qa: {questions.name}")

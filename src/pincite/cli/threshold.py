@@ -38,7 +38,7 @@ from pincite.generate.extractive import ExtractiveGenerator
 def threshold(
     db: str, tenant: str, embedder: str, value: float | None, clear: bool, as_json: bool
 ) -> None:
-    """Show the answer threshold ask, chat, serve, mcp and studio use for a tenant.
+    """Show the answer threshold ask, chat, serve and mcp answer a tenant with.
 
     The offline answerer refuses when its best answer scores below this
     threshold. Pick it on your own dev questions and keep it in the store:
