@@ -56,14 +56,15 @@ class SavedThreshold:
         return self.embedder == _embedder_name(embedder)
 
     def describe(self) -> str:
-        where = f" on {self.source}" if self.source else ""
-        counted = (
-            f" ({self.answerable} answerable, {self.unanswerable} unanswerable questions)"
-            if self.answerable or self.unanswerable
-            else ""
-        )
+        if self.answerable or self.unanswerable:
+            how = (
+                f"picked on {self.source or 'questions'} ({self.answerable} answerable, "
+                f"{self.unanswerable} unanswerable)"
+            )
+        else:
+            how = f"set by {self.source}" if self.source else "set"
         when = f", saved {self.saved_at[:10]}" if self.saved_at else ""
-        return f"{self.threshold:g}, picked{where}{counted} with embedder {self.embedder}{when}"
+        return f"{self.threshold:g}, {how}, for embedder {self.embedder}{when}"
 
 
 def _embedder_name(embedder: Embedder | None) -> str:
