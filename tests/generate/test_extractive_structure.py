@@ -332,12 +332,23 @@ def test_a_status_name_asks_for_no_number() -> None:
     assert stem("actually") not in casual.stems
     named = parse_question("When should a server reply with 416 Requested Range Not Satisfiable?")
     assert named.kind is QuestionKind.CONDITION
-    # A limit is still a limit, a name without a number still counts, and so does a count.
+    # A limit is still a limit, a superlative of a quantity is one, and so is a count.
     assert parse_question("What is the maximum size of a 413 response?").kind is QuestionKind.NUMBER
     assert parse_question("What is the largest value allowed for Max-Forwards?").kind is (
         QuestionKind.NUMBER
     )
     assert parse_question("How many pages is NIST SP 800-145").expects == "pages"
+
+
+def test_a_hyphenated_header_name_asks_for_no_number() -> None:
+    # "Range" and "Max" name the header; "what is X for" asks what X is.
+    for question, term in [
+        ("What is Max-Forwards?", "Max-Forwards"),
+        ("what's the If-Range header for", "If-Range header"),
+    ]:
+        parsed = parse_question(question)
+        assert (parsed.kind, parsed.term) == (QuestionKind.DEFINITION, term)
+    assert parse_question("How long is the Content-Length?").kind is QuestionKind.NUMBER
 
 
 def test_a_sentence_pointing_back_is_quoted_with_the_sentence_it_points_at() -> None:

@@ -53,12 +53,19 @@ def without_numbered_names(q: str, runs: list[list[str]]) -> str:
     ("Range", "timeout") ask for no quantity. A numbered name is a run of
     name tokens opening with a number and holding a word (not "How Many
     Pages Is SP 800-46", a question in title case), or, in lower case, the
-    words right after a status-like number up to the question's verb.
+    words right after a status-like number up to the question's verb; and a
+    hyphenated name in capitals ("If-Range", "Max-Forwards").
     """
     for run in runs:
         if len(run) >= 2 and run[0][:1].isdigit():
             q = q.replace(" ".join(run), " ")
+    q = _HYPHENATED_NAME.sub(" ", q)
     return _STATUS_PHRASE.sub(" ", q)
+
+
+# "If-Range", "Max-Forwards", "Content-Length": a header's name, whose words
+# ("range", "max", "length") ask for no quantity.
+_HYPHENATED_NAME = re.compile(r"\b[A-Z][A-Za-z]*(?:-[A-Z][A-Za-z]*)+\b")
 
 
 def named_thing(runs: list[list[str]]) -> tuple[str, ...]:

@@ -65,6 +65,8 @@ _DEFINITION = [
         re.I,
     ),
     re.compile(rf"^what\s+is\s+meant\s+by\s+{_ARTICLE}(?P<x>.+?){_END}", re.I),
+    # "What is the If-Range header for?": what it is for is what it is.
+    re.compile(rf"^what\s+(?:is|are)\s+{_ARTICLE}(?P<x>.+?)\s+for{_END}", re.I),
     re.compile(rf"^(?:what|who)\s+(?:is|are|was|were)\s+{_ARTICLE}(?P<x>.+?){_END}", re.I),
     re.compile(
         rf"^what\s+(?:does|do|did)\s+{_ARTICLE}(?P<x>.+?)\s+(?:(?:actually|really|exactly)\s+)?"
@@ -125,7 +127,10 @@ _NUMBER = re.compile(
     r"\b(?:how\s+(?:many|much|long|often|large|big|old|far|soon)|maximum|minimum|max|min|"
     r"limit|limits|length|size|number\s+of|what\s+(?:year|date|time|percentage|version|port)|"
     r"which\s+(?:year|date|version|port)|when\s+was|when\s+were|how\s+long|timeout|deadline|"
-    r"at\s+least|at\s+most|range|by\s+when)\b",
+    r"at\s+least|at\s+most|range|by\s+when|"
+    # "the largest value allowed", "the longest chunk size": a limit.
+    r"(?:largest|smallest|highest|lowest|longest|shortest|biggest)\s+(?:\w+\s+)?"
+    r"(?:value|number|size|length|amount|count|duration|period|version))\b",
     re.I,
 )
 # What a number question's answer is measured in, read from its wording.
