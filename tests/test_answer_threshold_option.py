@@ -246,3 +246,40 @@ def test_threshold_misuse_is_a_message(store: str, extra: list[str], message: st
     result = run("threshold", "--db", store, "--embedder", "none", *extra)
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
     assert message in result.output
+
+
+def test_the_threshold_command_shows_an_explicit_value_as_the_one_in_use(store: str) -> None:
+    shown(store, "--set", "0.5")
+    result = CliRunner().invoke(
+        cli,
+        ["threshold", "--db", store, "--embedder", "none", "--json"],
+        env={"PINCITE_ANSWER_THRESHOLD": "0.9"},
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["threshold"], data["source"], data["saved"]["threshold"]) == (0.9, "set", 0.5)
+
+
+def test_an_unreadable_saved_threshold_stops_answers_until_set_again(store: str) -> None:
+    with pincite.open(store, embedder=None) as corpus:
+        corpus.store.set_meta("answer_threshold:default", "{broken")
+    refused = ask(store)
+    assert refused.exit_code == 1 and isinstance(refused.exception, SystemExit)
+    assert "pincite threshold --set" in refused.output
+    assert shown(store, "--set", "0.1")["threshold"] == 0.1
+    assert ask(store).exit_code == 0
+
+
+def test_a_conversation_answers_with_the_saved_threshold(store: str) -> None:
+    shown(store, "--set", "50")
+    with pincite.open(store, embedder=None) as corpus:
+        assert corpus.conversation().ask(QUESTION).refused
+        corpus.generator = make_generator("extractive", threshold=0.1)
+        assert not corpus.conversation().ask(QUESTION).refused
+
+
+def test_saving_with_per_document_search_is_refused(store: str, tmp_path: Path) -> None:
+    args = ["eval", "qa", str(write_questions(tmp_path)), "--db", store, "--embedder", "none"]
+    result = run(*args, "--save-threshold", "--per-document")
+    assert result.exit_code == 1 and "--per-document" in result.output
+    assert shown(store)["saved"] is None

@@ -345,6 +345,7 @@ def test_a_hyphenated_header_name_asks_for_no_number() -> None:
     for question, term in [
         ("What is Max-Forwards?", "Max-Forwards"),
         ("what's the If-Range header for", "If-Range header"),
+        ("What is the Vary header used for?", "Vary header"),
     ]:
         parsed = parse_question(question)
         assert (parsed.kind, parsed.term) == (QuestionKind.DEFINITION, term)

@@ -30,3 +30,12 @@ def test_a_missing_common_word_costs_less_than_a_missing_rare_one() -> None:
     rare, _ = generator.assess("How long are invoices archived?", [RETENTION])
     assert found is not None and found.text.startswith("Invoices are retained")
     assert common > rare + 0.03
+
+
+def test_a_word_written_as_a_name_keeps_its_full_weight() -> None:
+    weights = stem_weights("Can a POST to the Host be cached? Long answers: Keep them short.")
+    assert weights["post"] == weights["host"] == 1.0  # capitals; a capital inside a sentence
+    # A capital that opens a sentence or follows a colon is no name.
+    assert weights["long"] == english_weight("long") < 1.0
+    assert weights["keep"] == english_weight("keep") < 1.0
+    assert weights["cach"] == english_weight("cached")

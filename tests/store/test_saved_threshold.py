@@ -55,9 +55,38 @@ def test_an_unreadable_value_is_an_error_not_silently_the_shipped_one(
     store.set_meta(f"answer_threshold:{mine}", '{"threshold": "high"')
     with pytest.raises(ConfigurationError, match="--clear"):
         calibrated(ExtractiveGenerator(None), store, mine)
-    store.set_meta(f"answer_threshold:{mine}", '{"threshold": NaN, "embedder": "none"}')
+    for value in ["NaN", "true", '"0.5"']:
+        broken = '{"threshold": ' + value + ', "embedder": "none"}'
+        store.set_meta(f"answer_threshold:{mine}", broken)
+        with pytest.raises(ConfigurationError, match="unreadable"):
+            saved_threshold(store, mine)
+    store.set_meta(f"answer_threshold:{mine}", "[0.5]")
     with pytest.raises(ConfigurationError, match="unreadable"):
         saved_threshold(store, mine)
+    # The fixes the message names work on the broken value.
+    save_threshold(store, mine, 0.5, None)
+    assert saved_threshold(store, mine) is not None
+
+
+def test_a_field_a_later_version_adds_is_left_out(store: Store, tenants: tuple[str, str]) -> None:
+    mine, _ = tenants
+    store.set_meta(
+        f"answer_threshold:{mine}", '{"threshold": 0.5, "embedder": "none", "calibrated_on": "x"}'
+    )
+    saved = saved_threshold(store, mine)
+    assert saved is not None and saved.threshold == 0.5
+
+
+def test_a_threshold_another_version_picked_is_marked_stale(
+    store: Store, tenants: tuple[str, str]
+) -> None:
+    mine, _ = tenants
+    assert not save_threshold(store, mine, 0.5, None, k=6).stale
+    store.set_meta(
+        f"answer_threshold:{mine}", '{"threshold": 0.5, "embedder": "none", "scored_by": "0.0.1"}'
+    )
+    saved = saved_threshold(store, mine)
+    assert saved is not None and saved.stale and "pincite 0.0.1" in saved.describe()
 
 
 @pytest.mark.parametrize("tenant", ["", " padded", "tab\there"])

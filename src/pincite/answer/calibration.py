@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
+from importlib.metadata import PackageNotFoundError, version
 
 from pincite.embed.base import Embedder
 from pincite.errors import ConfigurationError
@@ -51,6 +52,9 @@ class SavedThreshold:
     answerable: int = 0
     unanswerable: int = 0
     saved_at: str = ""
+    # The pincite that scored the questions: another version may score otherwise.
+    scored_by: str = ""
+    k: int | None = None  # passages per question it was picked with
 
     def applies_to(self, embedder: Embedder | None) -> bool:
         return self.embedder == _embedder_name(embedder)
@@ -64,7 +68,20 @@ class SavedThreshold:
         else:
             how = f"set by {self.source}" if self.source else "set"
         when = f", saved {self.saved_at[:10]}" if self.saved_at else ""
-        return f"{self.threshold:g}, {how}, for embedder {self.embedder}{when}"
+        by = f" by pincite {self.scored_by}" if self.scored_by else ""
+        return f"{self.threshold:g}, {how}, for embedder {self.embedder}{when}{by}"
+
+    @property
+    def stale(self) -> bool:
+        """True when another pincite version picked it: its scores may have moved since."""
+        return bool(self.scored_by) and self.scored_by != _running_version()
+
+
+def _running_version() -> str:
+    try:
+        return version("pincite")
+    except PackageNotFoundError:  # a source tree run without installing
+        return ""
 
 
 def _embedder_name(embedder: Embedder | None) -> str:
@@ -86,6 +103,7 @@ def save_threshold(
     source: str = "",
     answerable: int = 0,
     unanswerable: int = 0,
+    k: int | None = None,
 ) -> SavedThreshold:
     """Keep ``threshold`` as ``tenant``'s answer threshold for scores made with ``embedder``."""
     check_tenant(tenant)
@@ -96,6 +114,8 @@ def save_threshold(
         answerable=answerable,
         unanswerable=unanswerable,
         saved_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        scored_by=_running_version(),
+        k=k,
     )
     store.set_meta(_KEY + tenant, json.dumps(asdict(saved), sort_keys=True))
     return saved
@@ -109,13 +129,17 @@ def saved_threshold(store: Store, tenant: str) -> SavedThreshold | None:
         return None
     try:
         data = json.loads(raw)
-        saved = SavedThreshold(**data)
+        # Fields a later pincite may add are left out, not an error.
+        known = {f.name for f in fields(SavedThreshold)}
+        saved = SavedThreshold(**{k: v for k, v in data.items() if k in known})
+        if isinstance(saved.threshold, bool) or not isinstance(saved.threshold, int | float):
+            raise ValueError(f"threshold {saved.threshold!r} is no number")
         _checked(saved.threshold)
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError, AttributeError) as exc:
         # Fail closed: a threshold silently dropped would change every answer.
         raise ConfigurationError(
             f"the saved answer threshold of tenant {tenant!r} is unreadable ({exc}); "
-            f"save it again with `pincite eval qa … --save-threshold` "
+            f"set it again with `pincite threshold --set VALUE --tenant {tenant}` "
             f"or remove it with `pincite threshold --clear --tenant {tenant}`"
         ) from exc
     return saved

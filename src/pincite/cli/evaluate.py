@@ -299,6 +299,11 @@ def eval_qa(
             fail(f"--save-threshold needs the extractive generator; {generator!r} has no threshold")
         if save_threshold and not any(not q.answerable for q in items):
             fail(f"--save-threshold needs unanswerable questions in {questions.name}: none found")
+        if save_threshold and per_document:
+            fail(
+                "--save-threshold picks the threshold `pincite ask` answers with, which searches "
+                "every document; run it without --per-document"
+            )
         with _Bar("questions") as progress:
             report = run_qa_eval(
                 corpus.store,
@@ -322,7 +327,9 @@ def eval_qa(
                 source=questions.name,
                 answerable=sum(q.answerable for q in items),
                 unanswerable=sum(not q.answerable for q in items),
+                k=k,
             )
+            scored_with = corpus.embedder.name if corpus.embedder else "none"
     if as_json:
         print_json(report.as_dict())
     else:
@@ -335,8 +342,14 @@ def eval_qa(
     if save_threshold:
         err.print(
             f"saved answer threshold {picked:.2f} for tenant {tenant!r}: ask, chat, serve and "
-            "mcp answer with it from now on (`pincite threshold` shows or clears it)"
+            f"mcp answer with it from now on while they score with embedder {scored_with} "
+            "(`pincite threshold` shows or clears it)"
         )
+        if answer_threshold is not None:
+            err.print(
+                f"note: --answer-threshold / PINCITE_ANSWER_THRESHOLD ({answer_threshold:g}) is "
+                "set, and wins over the saved threshold until it is unset"
+            )
     if html_file is not None:
         write_html(report, html_file, title=f"pincite eval qa: {questions.name}")
         err.print(f"HTML report written to {html_file}")

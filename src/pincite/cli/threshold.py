@@ -7,6 +7,7 @@ import math
 import click
 
 from pincite.answer.calibration import clear_threshold, save_threshold, saved_threshold
+from pincite.cli.answers import answer_threshold_option
 from pincite.cli.common import (
     db_option,
     embedder_option,
@@ -33,10 +34,17 @@ from pincite.generate.extractive import ExtractiveGenerator
     help="Save this threshold for the tenant (scores of the --embedder in use).",
 )
 @click.option("--clear", is_flag=True, help="Forget the tenant's saved threshold.")
+@answer_threshold_option
 @json_option
 @handle_errors
 def threshold(
-    db: str, tenant: str, embedder: str, value: float | None, clear: bool, as_json: bool
+    db: str,
+    tenant: str,
+    embedder: str,
+    value: float | None,
+    clear: bool,
+    answer_threshold: float | None,
+    as_json: bool,
 ) -> None:
     """Show the answer threshold ask, chat, serve and mcp answer a tenant with.
 
@@ -47,7 +55,8 @@ def threshold(
       pincite eval qa dev.jsonl --save-threshold
       pincite eval qa test.jsonl          # reports with the saved threshold
 
-    An explicit --answer-threshold (or PINCITE_ANSWER_THRESHOLD) still wins.
+    An explicit --answer-threshold (or PINCITE_ANSWER_THRESHOLD) still wins,
+    and this command shows it as the one in use when it is set.
     """
     if value is not None and clear:
         fail("--set and --clear are alternatives; give one")
@@ -68,13 +77,18 @@ def threshold(
         saved = saved_threshold(corpus.store, tenant)
         shipped = ExtractiveGenerator(corpus.embedder).threshold
         applies = saved is not None and saved.applies_to(corpus.embedder)
-    in_use = saved.threshold if saved is not None and applies else shipped
+    if answer_threshold is not None:
+        in_use, source = answer_threshold, "set"
+    elif saved is not None and applies:
+        in_use, source = saved.threshold, "saved"
+    else:
+        in_use, source = shipped, "shipped"
     if as_json:
         print_json(
             {
                 "tenant": tenant,
                 "threshold": in_use,
-                "source": "saved" if applies else "shipped",
+                "source": source,
                 "shipped": shipped,
                 "saved": None
                 if saved is None
@@ -85,10 +99,25 @@ def threshold(
                     "answerable": saved.answerable,
                     "unanswerable": saved.unanswerable,
                     "saved_at": saved.saved_at,
+                    "scored_by": saved.scored_by,
+                    "k": saved.k,
                     "applies": applies,
+                    "stale": saved.stale,
                 },
             }
         )
+        return
+    if answer_threshold is not None:
+        out.print(
+            f"tenant {tenant!r}: {answer_threshold:g}, set by --answer-threshold or "
+            "PINCITE_ANSWER_THRESHOLD, which wins over any saved threshold"
+        )
+    if saved is not None and saved.stale:
+        err.print(
+            f"note: the saved threshold was picked by pincite {saved.scored_by}; scores may "
+            "have moved since: run `pincite eval qa … --save-threshold` on your dev questions again"
+        )
+    if answer_threshold is not None:
         return
     if saved is None:
         out.print(f"tenant {tenant!r}: shipped threshold {shipped:g} (none saved)")

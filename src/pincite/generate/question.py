@@ -66,7 +66,7 @@ _DEFINITION = [
     ),
     re.compile(rf"^what\s+is\s+meant\s+by\s+{_ARTICLE}(?P<x>.+?){_END}", re.I),
     # "What is the If-Range header for?": what it is for is what it is.
-    re.compile(rf"^what\s+(?:is|are)\s+{_ARTICLE}(?P<x>.+?)\s+for{_END}", re.I),
+    re.compile(rf"^what\s+(?:is|are)\s+{_ARTICLE}(?P<x>.+?)\s+(?:used\s+)?for{_END}", re.I),
     re.compile(rf"^(?:what|who)\s+(?:is|are|was|were)\s+{_ARTICLE}(?P<x>.+?){_END}", re.I),
     re.compile(
         rf"^what\s+(?:does|do|did)\s+{_ARTICLE}(?P<x>.+?)\s+(?:(?:actually|really|exactly)\s+)?"

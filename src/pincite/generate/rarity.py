@@ -13,8 +13,6 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from wordfreq import zipf_frequency
-
 from pincite.generate.words import stem
 
 __all__ = ["english_weight", "stem_weights"]
@@ -35,6 +33,10 @@ def english_weight(word: str) -> float:
     """A factor in [0.6, 1] for one word: 1 for rare words, numbers and codes."""
     if any(c.isdigit() for c in word):
         return 1.0  # "408", "2616": wordfreq lumps numbers of one length together.
+    # Imported on first use: its word lists cost a tenth of a second, which
+    # `pincite --help` and commands that never answer need not pay.
+    from wordfreq import zipf_frequency
+
     zipf = zipf_frequency(word, "en")
     share = (_SLOPE_END - zipf) / (_SLOPE_END - _FULL_UP_TO)
     return min(1.0, max(_FLOOR, share))
