@@ -335,12 +335,12 @@ def _veto(verdict: SupportVerdict, x: list[float]) -> SupportVerdict:
     AttributionBench dev (the shipped weights), the claims it rejects are not
     supported in: number 2 of 3, scope 4 of 4, reversed word 6 of 11,
     direction 2 of 4, negation 26 of 52 (with the weights fitted before the
-    rule-made rows weighed 0.1: 4 of 5, 5 of 5, 5 of 10, 2 of 5, 17 of 38). The last three catch the rule-made
-    rewrites (most inserted "not"s, reversed words) but are coin flips on
-    people's claims. Letting the negation veto fire only at ``cov_best`` >= 0.3
-    (0.5), partial below, was measured on dev and kept off: rejected
-    supported rewrites fell 2.0 (2.5) points, accepted unsupported ones rose
-    5.4 (8.7).
+    rule-made rows weighed 0.1: 4 of 5, 5 of 5, 5 of 10, 2 of 5, 17 of 38).
+    The last three catch the rule-made rewrites (most inserted "not"s,
+    reversed words) but are coin flips on people's claims. Letting the
+    negation veto fire only at ``cov_best`` >= 0.3 (0.5), partial below, was
+    measured on dev and kept off: rejected supported rewrites fell 2.0 (2.5)
+    points, accepted unsupported ones rose 5.4 (8.7).
     """
     values = dict(zip(FEATURES, x, strict=True))
     if values["num_conflict"] and values["num_missing"] == 1.0 and values["num_absent"]:
