@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from pincite.generate.expects import QUANTITY_WORDS, expected_quantity
 from pincite.generate.names import digit_names, name_runs, named_thing, without_numbered_names
 from pincite.generate.words import content_stems
 
@@ -133,41 +134,6 @@ _NUMBER = re.compile(
     r"(?:value|number|size|length|amount|count|duration|period|version))\b",
     re.I,
 )
-# What a number question's answer is measured in, read from its wording.
-_EXPECTS = [
-    (
-        "date",
-        re.compile(
-            r"\b(?:what|which)\s+(?:year|date|day)\b|\bwhen\s+(?:was|were|did)\b.*\b(?:publish|"
-            r"announc|releas|issu|made|sign|approv|adopt|revis|updat|creat|introduc)\w*",
-            re.I,
-        ),
-    ),
-    # Before "duration": "How long is SP 800-46 (number of pages)?" asks for a length in pages.
-    (
-        "pages",
-        re.compile(r"\b(?:how\s+many|number\s+of)\s+pages\b|\bpage\s+count\b", re.I),
-    ),
-    (
-        "duration",
-        re.compile(
-            # Not "How long must passwords be?": a length, in any unit.
-            r"\bhow\s+long\b(?!.*\bbe\s*[?.!]*\s*$)|\bhow\s+(?:often|soon)\b"
-            r"|\bhow\s+many\s+(?:seconds|minutes|hours|days|weeks|"
-            r"months|years)\b|\bby\s+when\b|\bdeadline\b|\btimeout\b",
-            re.I,
-        ),
-    ),
-    (
-        "money",
-        re.compile(
-            r"\bhow\s+much\s+(?:money|does|do|is|are|will|would)\b|\b(?:cost|costs|price|fee|fees|"
-            r"budget|stipend|salary|allowance|reimburse\w*)\b",
-            re.I,
-        ),
-    ),
-    ("percent", re.compile(r"\bwhat\s+(?:percentage|percent|share|fraction|proportion)\b", re.I)),
-]
 _CONDITION = re.compile(
     r"^(?:when|under\s+what|in\s+what|in\s+which|under\s+which|if|what\s+happens\s+(?:if|when))\b",
     re.I,
@@ -235,15 +201,6 @@ _AUTHORS = re.compile(
     r"architecture|framework|algorithm)\b",
     re.I,
 )
-
-# The words naming the kind of quantity asked for ("what date", "number of pages").
-_QUANTITY_WORDS = {
-    "date": frozenset(content_stems("date year day")),
-    "pages": frozenset(content_stems("number pages count")),
-    "duration": frozenset(),
-    "money": frozenset(),
-    "percent": frozenset(content_stems("percentage percent")),
-}
 
 
 # A question opening with its setting ("Under FIPS 199, ...", "In Revision 1, ...",
@@ -345,10 +302,10 @@ def _parse(q: str) -> Question:
     unnamed = without_numbered_names(_EMBEDDED_QUANTITY.sub(" ", q), runs)
     asks_number = _NUMBER.search(unnamed) and not yes_no
     if asks_number and not asks_outcome(q):
-        expects = next((name for name, pattern in _EXPECTS if pattern.search(q)), None)
+        expects = expected_quantity(q)
         if expects is not None:
             # "On what date was it announced?": the answer states a date, not the word.
-            stems = tuple(s for s in stems if s not in _QUANTITY_WORDS[expects])
+            stems = tuple(s for s in stems if s not in QUANTITY_WORDS[expects])
         if _HOW_MANY_KINDS.search(q):
             # "How many kinds of intermediaries?": "three common forms of intermediary".
             stems = tuple(s for s in stems if s not in _KIND_WORDS)

@@ -1,0 +1,65 @@
+"""What a number question's answer is measured in, read from its wording alone.
+
+"When was SP 800-145 published?" asks for a date, "How long is the notice
+period?" for a duration, "How much is the stipend?" for money: an answer
+that states no such quantity does not answer it (``cues.kind_cue``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from pincite.generate.words import content_stems
+
+__all__ = ["QUANTITY_WORDS", "expected_quantity"]
+
+# What a number question's answer is measured in, read from its wording.
+_EXPECTS = [
+    (
+        "date",
+        re.compile(
+            r"\b(?:what|which)\s+(?:year|date|day)\b|\bwhen\s+(?:was|were|did)\b.*\b(?:publish|"
+            r"announc|releas|issu|made|sign|approv|adopt|revis|updat|creat|introduc)\w*",
+            re.I,
+        ),
+    ),
+    # Before "duration": "How long is SP 800-46 (number of pages)?" asks for a length in pages.
+    (
+        "pages",
+        re.compile(r"\b(?:how\s+many|number\s+of)\s+pages\b|\bpage\s+count\b", re.I),
+    ),
+    (
+        "duration",
+        re.compile(
+            # Not "How long must passwords be?": a length, in any unit.
+            r"\bhow\s+long\b(?!.*\bbe\s*[?.!]*\s*$)|\bhow\s+(?:often|soon)\b"
+            r"|\bhow\s+many\s+(?:seconds|minutes|hours|days|weeks|"
+            r"months|years)\b|\bby\s+when\b|\bdeadline\b|\btimeout\b",
+            re.I,
+        ),
+    ),
+    (
+        "money",
+        re.compile(
+            r"\bhow\s+much\s+(?:money|does|do|is|are|will|would)\b|\b(?:cost|costs|price|fee|fees|"
+            r"budget|stipend|salary|allowance|reimburse\w*)\b",
+            re.I,
+        ),
+    ),
+    ("percent", re.compile(r"\bwhat\s+(?:percentage|percent|share|fraction|proportion)\b", re.I)),
+]
+
+
+# The words naming the kind of quantity asked for ("what date", "number of pages").
+QUANTITY_WORDS = {
+    "date": frozenset(content_stems("date year day")),
+    "pages": frozenset(content_stems("number pages count")),
+    "duration": frozenset(),
+    "money": frozenset(),
+    "percent": frozenset(content_stems("percentage percent")),
+}
+
+
+def expected_quantity(question: str) -> str | None:
+    """ "date", "pages", "duration", "money" or "percent"; None when the wording says none."""
+    return next((name for name, pattern in _EXPECTS if pattern.search(question)), None)
