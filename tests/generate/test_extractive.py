@@ -242,3 +242,21 @@ def test_a_short_body_is_cited_with_its_heading() -> None:
     g = answer("Who is the approving authority for FIPS 200?", p)
     assert claim_texts(g)[0] == "4. Approving Authority. Secretary of Commerce."
     assert_pinned(g, [p])
+
+
+def test_a_sentence_repeated_as_a_bullet_is_claimed_once() -> None:
+    # A guide's summary repeats its body's advice as bullets: quoting both copies
+    # says one thing twice and crowds out a second fact.
+    advice = (
+        "Organizations should establish a separate dedicated network for personally "
+        "owned devices within enterprise facilities."
+    )
+    p1 = passage(1, f"Personal devices carry risk. {advice}")
+    p2 = passage(2, f"Summary\n\n- {advice}\n\n- Patch remote access servers.\n")
+    question = "Should organizations have a separate network for personally owned devices?"
+    g = ExtractiveGenerator(config=ExtractiveConfig(threshold_lexical=-1.0)).generate(
+        question, [p1, p2]
+    )
+    said = [" ".join(c.text.split()) for c in g.claims]
+    assert said.count(advice) == 1, said
+    assert_pinned(g, [p1, p2])

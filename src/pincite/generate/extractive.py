@@ -242,8 +242,14 @@ def _overlap(a: Candidate, b: Candidate) -> bool:
 
 def _same_words(a: Candidate, b: Candidate) -> bool:
     # Revisions and companion documents repeat sentences word for word (case
-    # aside); a second copy adds nothing and would crowd out a second fact.
-    return " ".join(a.text.casefold().split()) == " ".join(b.text.casefold().split())
+    # aside), and a document repeats its own in a summary list; a second copy adds
+    # nothing and would crowd out a second fact. Compared as claimed, so a
+    # bulleted copy of a sentence is the sentence.
+    return _said(a) == _said(b)
+
+
+def _said(c: Candidate) -> str:
+    return " ".join(_claim(c.pieces).text.casefold().split())
 
 
 def _claim(pieces: tuple[Piece, ...]) -> GeneratedClaim:
