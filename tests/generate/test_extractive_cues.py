@@ -8,9 +8,10 @@ Each test failed on the answerer before the rule it names was read.
 
 from __future__ import annotations
 
+import pytest
 from extractive_helpers import best, passage
 
-from pincite.generate.cues import counts_asked, kind_cue, speaks_as_authors
+from pincite.generate.cues import counts_asked, kind_cue, speaks_as_authors, states_expected
 from pincite.generate.question import parse_question
 from pincite.generate.select import _names_of
 from pincite.generate.words import compounds, content_stems, stem
@@ -283,3 +284,35 @@ def test_a_compound_the_document_splits_still_counts() -> None:
     assert best("Are hostnames compared case-insensitively?", other, split).startswith(
         "Comparisons of host names"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "counts"),
+    [
+        ("A client SHOULD NOT maintain more than 2 connections with any server.", True),
+        ("Previous versions recommended a maximum of five redirections.", True),
+        ("HTTP does not place any a priori limit on the length of a URI.", True),
+        ("A Retry-After field can be sent with a 503 (Service Unavailable) response.", False),
+        ("This field MAY also be sent with any 3xx response over HTTP/1.1.", False),
+        ("See Section 6 for the retry rules.", False),
+    ],
+)
+def test_a_how_many_question_is_answered_by_a_count_it_does_not_state_itself(
+    text: str, counts: bool
+) -> None:
+    # "503" is what the question is about, "3xx" and "HTTP/1.1" name things, and a
+    # section number points somewhere: none of them counts retries.
+    q = parse_question("How many times should a client retry after a 503 response?")
+    assert q.expects == "count"
+    assert states_expected(q, text) is counts
+
+
+def test_a_count_question_prefers_the_sentence_that_counts() -> None:
+    # The first sentence holds more of the question's words; only the second counts.
+    p = passage(
+        1,
+        "A client that receives a 503 response may retry the request after a delay. "
+        "A client may retry at most three times before it reports the failure to its user.",
+    )
+    question = "What is the maximum number of retries a client may make after a 503 response?"
+    assert best(question, p).startswith("A client may retry at most three times")

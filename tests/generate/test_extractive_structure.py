@@ -446,7 +446,8 @@ def test_a_number_question_says_what_its_answer_is_measured_in() -> None:
         "What percentage of requests may fail?": "percent",
         "How long is SP 800-46 Revision 1 (number of pages)?": "pages",
         "How many pages is SP 800-145?": "pages",
-        "How many redirections were recommended?": None,
+        "How many redirections were recommended?": "count",
+        "What is the max number of challenges in one header?": "count",
         "What is the maximum length of a URI?": None,
     }
     for question, kind in expects.items():

@@ -232,4 +232,26 @@ def _as_digits(count: str) -> str:
 
 def states_expected(question: Question, text: str) -> bool:
     """True when ``text`` states the kind of quantity a number question expects (a date, ...)."""
+    if question.expects == "count":
+        return _states_count(question.text, text)
     return question.expects is not None and _TYPED[question.expects].search(text) is not None
+
+
+# What states a count: a number that names no part of a document, a number word,
+# or that there is no fixed count ("does not place any a priori limit", "any number of").
+_COUNT_STATED = re.compile(
+    r"(?<![\w/.])\d+(?:[.,]\d+)*(?![\w/])|\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"fifteen|twenty|thirty|fifty|hundred|thousand|million|dozen|twice|unlimited|"
+    r"unbounded|no\s+(?:\w+\s+)?limit|any\s+number|arbitrary\s+number|not\s+limit\w*|"
+    r"any\s+(?:\w+\s+){0,2}limit)\b",
+    re.I,
+)
+
+
+def _states_count(question: str, text: str) -> bool:
+    """True when ``text`` states a count other than one the question itself names
+    ("How many times should a client retry after a 503 response?" is not answered
+    by a sentence about the 503 response)."""
+    own = {m.group().casefold() for m in _COUNT_STATED.finditer(question)}
+    stated = _REFERENCE.sub(" ", text)
+    return any(m.group().casefold() not in own for m in _COUNT_STATED.finditer(stated))

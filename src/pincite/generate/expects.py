@@ -47,6 +47,16 @@ _EXPECTS = [
         ),
     ),
     ("percent", re.compile(r"\bwhat\s+(?:percentage|percent|share|fraction|proportion)\b", re.I)),
+    # After the units above: "How many seconds ...?" asks for a duration, "How many
+    # pages ...?" for pages; any other "how many" and "the maximum number of" for a count.
+    (
+        "count",
+        re.compile(
+            r"\bhow\s+many\b|\b(?:max(?:imum)?|min(?:imum)?|largest|smallest|greatest|total)\s+"
+            r"number\s+of\b",
+            re.I,
+        ),
+    ),
 ]
 
 
@@ -57,9 +67,11 @@ QUANTITY_WORDS = {
     "duration": frozenset(),
     "money": frozenset(),
     "percent": frozenset(content_stems("percentage percent")),
+    "count": frozenset(),
 }
 
 
 def expected_quantity(question: str) -> str | None:
-    """ "date", "pages", "duration", "money" or "percent"; None when the wording says none."""
+    """ "date", "pages", "duration", "money", "percent" or "count"; None when the wording
+    says none."""
     return next((name for name, pattern in _EXPECTS if pattern.search(question)), None)
