@@ -316,3 +316,19 @@ def test_a_count_question_prefers_the_sentence_that_counts() -> None:
     )
     question = "What is the maximum number of retries a client may make after a 503 response?"
     assert best(question, p).startswith("A client may retry at most three times")
+
+
+@pytest.mark.parametrize(
+    ("text", "states"),
+    [
+        ("HTTP does not place any a priori limit on the length of a URI.", True),
+        ("Servers ought to be cautious about depending on URI lengths above 255 bytes.", True),
+        # Saying that a server limits it states no limit.
+        ("A server ought to limit the total length of chunk extensions it receives.", False),
+        ("The chunked coding lets content of unknown size be sent as a series of chunks.", False),
+    ],
+)
+def test_a_limit_question_is_answered_by_a_limit_or_by_its_absence(text: str, states: bool) -> None:
+    q = parse_question("What is the maximum length allowed?")
+    assert q.expects == "limit"
+    assert states_expected(q, text) is states

@@ -448,7 +448,12 @@ def test_a_number_question_says_what_its_answer_is_measured_in() -> None:
         "How many pages is SP 800-145?": "pages",
         "How many redirections were recommended?": "count",
         "What is the max number of challenges in one header?": "count",
-        "What is the maximum length of a URI?": None,
+        "What is the maximum length of a URI?": "limit",
+        "What is the smallest Content-Length value that is valid?": "limit",
+        "What minimum TLS version does the guide require?": "limit",
+        # "minimum" names the requirements, "max-age" a directive: no limit is asked.
+        "What controls meet the FIPS 200 minimum requirements at most?": None,
+        "How large may a max-age directive value be?": None,
     }
     for question, kind in expects.items():
         q = parse_question(question)

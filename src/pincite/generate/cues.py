@@ -232,7 +232,7 @@ def _as_digits(count: str) -> str:
 
 def states_expected(question: Question, text: str) -> bool:
     """True when ``text`` states the kind of quantity a number question expects (a date, ...)."""
-    if question.expects == "count":
+    if question.expects in ("count", "limit"):
         return _states_count(question.text, text)
     return question.expects is not None and _TYPED[question.expects].search(text) is not None
 

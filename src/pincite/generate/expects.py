@@ -57,6 +57,16 @@ _EXPECTS = [
             re.I,
         ),
     ),
+    (
+        "limit",
+        re.compile(
+            r"(?<![\w-])(?:maximum|minimum|max|min|largest|smallest|highest|lowest|longest|"
+            r"shortest|biggest)(?![\w-])\s+(?:[\w*-]+\s+){0,3}?(?:value|size|length|number|"
+            r"version|amount|count|duration|period|age|lifetime|bytes|characters|digits)s?\b"
+            r"|\bwhat\s+is\s+the\s+(?:\w+\s+)?limit\b",
+            re.I,
+        ),
+    ),
 ]
 
 
@@ -68,6 +78,7 @@ QUANTITY_WORDS = {
     "money": frozenset(),
     "percent": frozenset(content_stems("percentage percent")),
     "count": frozenset(),
+    "limit": frozenset(),
 }
 
 
