@@ -953,3 +953,16 @@ def test_a_definition_stops_at_the_next_entry_of_a_list_of_definitions() -> None
         '"Customer Data" means all electronic data submitted by or for Customer.'
     )
     assert_pinned(generation, [passage(1, text)])
+
+
+def test_a_hyphenated_name_asks_no_number() -> None:
+    # "max-age" and "min-fresh" name directives; "Content-Length" a header field.
+    for question, kind in {
+        "What does the min-fresh directive mean?": QuestionKind.DEFINITION,
+        "If a response has both Expires and a max-age directive, which one wins?": (
+            QuestionKind.CONDITION
+        ),
+        "what does the content-length header tell the recipient": QuestionKind.OTHER,
+        "What is the max length of a URI?": QuestionKind.NUMBER,
+    }.items():
+        assert parse_question(question).kind is kind, question

@@ -124,14 +124,15 @@ _LIST = [
         re.I,
     ),
 ]
+# Not inside a hyphenated name: "the max-age directive", "min-fresh", "Content-Length".
 _NUMBER = re.compile(
-    r"\b(?:how\s+(?:many|much|long|often|large|big|old|far|soon)|maximum|minimum|max|min|"
+    r"(?<![\w-])(?:how\s+(?:many|much|long|often|large|big|old|far|soon)|maximum|minimum|max|min|"
     r"limit|limits|length|size|number\s+of|what\s+(?:year|date|time|percentage|version|port)|"
     r"which\s+(?:year|date|version|port)|when\s+was|when\s+were|how\s+long|timeout|deadline|"
     r"at\s+least|at\s+most|range|by\s+when|"
     # "the largest value allowed", "the longest chunk size": a limit.
     r"(?:largest|smallest|highest|lowest|longest|shortest|biggest)\s+(?:\w+\s+)?"
-    r"(?:value|number|size|length|amount|count|duration|period|version))\b",
+    r"(?:value|number|size|length|amount|count|duration|period|version))(?![\w-])",
     re.I,
 )
 _CONDITION = re.compile(
