@@ -224,17 +224,18 @@ def test_undecodable_argv_bytes_get_a_one_line_error(files: Path, args: list[byt
 def test_brackets_in_errors_and_passages_are_printed_not_parsed_as_markup(  # type: ignore[no-untyped-def]
     run, tmp_path: Path
 ) -> None:
-    shown = run("show", "[/bad]")  # rich read "[/bad]" as a closing tag: a traceback
-    assert shown.exit_code == 1 and "[/bad]" in shown.stderr
     doc = tmp_path / "brackets.txt"
     doc.write_text("Invoices [/draft] are kept [b]seven[/b] years.\n")
     assert run("ingest", str(doc), "--embedder", "none").exit_code == 0
+    shown = run("show", "[/bad]")  # rich read "[/bad]" as a closing tag: a traceback
+    assert shown.exit_code == 1 and "[/bad]" in shown.stderr
     found = run("search", "invoices", "--mode", "lexical")
     assert found.exit_code == 0 and "Invoices [/draft] are kept [b]seven[/b] years." in found.stdout
 
 
 def test_bracketed_text_is_printed_not_read_as_markup(run, files: Path) -> None:  # type: ignore[no-untyped-def]
     # rich reads "[/x]" as a closing tag; printed user input must never be markup.
+    run("ingest", str(files / "policy.md"), "--embedder", "none")
     fetched = run("fetch", "[/x]")
     assert fetched.exit_code == 1 and "[/x]" in fetched.stdout and "Traceback" not in fetched.output
     (files / "[bold]odd[x].txt").write_bytes(b"")
@@ -248,3 +249,41 @@ def test_search_without_an_embedder_defaults_to_lexical(run, files: Path) -> Non
     assert found.exit_code == 0, found.output
     [hit] = [json.loads(x) for x in found.stdout.splitlines()]
     assert hit["branches"]["lexical_rank"] == 1 and hit["branches"]["dense_rank"] is None
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("ask", "What is kept?"),
+        ("search", "kept"),
+        ("documents",),
+        ("threshold",),
+        ("erase", "doc-1"),
+        ("fetch", "ev1:s:doc-1:0123456789abcdef:0-5"),
+    ],
+)
+def test_a_command_that_reads_a_mistyped_store_says_so_and_creates_nothing(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    # Asking in a mistyped path once left an empty store behind and refused every
+    # question as though the documents did not say.
+    db = tmp_path / "typo.db"
+    result = CliRunner().invoke(cli, [*args, "--db", str(db)], catch_exceptions=False)
+    assert result.exit_code == 1, result.output
+    assert f"no pincite store at {db}" in result.stderr and "pincite ingest" in result.stderr
+    assert not db.exists()
+
+
+def test_ingest_creates_the_store_and_then_it_answers(tmp_path: Path) -> None:
+    db = tmp_path / "new.db"
+    doc = tmp_path / "policy.txt"
+    doc.write_text("Invoices are kept for seven years.\n")
+    runner = CliRunner()
+    ingested = runner.invoke(cli, ["ingest", str(doc), "--embedder", "none", "--db", str(db)])
+    assert ingested.exit_code == 0, ingested.output
+    assert db.exists()
+    asked = runner.invoke(
+        cli, ["ask", "How many years are invoices kept?", "--embedder", "none", "--db", str(db)]
+    )
+    assert asked.exit_code == 0, asked.output
+    assert "seven years" in asked.stdout

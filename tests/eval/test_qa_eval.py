@@ -184,6 +184,10 @@ def test_mistakes_are_one_line_errors(store: Path, tmp_path: Path) -> None:
     good = tmp_path / "q.jsonl"
     good.write_text(json.dumps(QUESTIONS[0]) + "\n", encoding="utf-8")
     result = run_cli(str(good), "--db", str(empty), "--embedder", "none")
+    assert result.exit_code == 1 and "no pincite store at" in result.output
+    assert not empty.exists()
+    pincite.open(empty, embedder=None).close()  # a store, with nothing ingested
+    result = run_cli(str(good), "--db", str(empty), "--embedder", "none")
     assert result.exit_code == 1 and "has no documents" in result.output
 
 

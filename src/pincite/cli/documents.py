@@ -72,7 +72,7 @@ def ingest(
     files = [f.path for f in source_files(list(paths), SUPPORTED_SUFFIXES)]
     if not files:
         fail("no supported files (.txt, .md, .html, .htm, .pdf) found")
-    corpus = open_corpus(db, embedder)
+    corpus = open_corpus(db, embedder, create=True)
     reports: list[IngestReport] = []
     quiet = as_json and not err.is_terminal
     with corpus:

@@ -105,7 +105,8 @@ def serve(
 
     port = port or serving.free_port(host)
     public = serving.public_base(public_url, host, port)
-    with open_corpus(db, embedder) as corpus:  # fails here, once, on a bad --db or --embedder
+    # Fails here, once, on a bad --db or --embedder.
+    with open_corpus(db, embedder, create=True) as corpus:
         gen = GeneratorSettings(
             generator, base_url=base_url, model=model, api_key=api_key, threshold=answer_threshold
         ).build(corpus.embedder)
@@ -154,7 +155,7 @@ def create(db: str, tenant: str) -> None:
     """Create a key for a workspace and print it. It is shown this once; store it now."""
     from pincite.server.keys import create_key, list_keys
 
-    with open_corpus(db, None) as corpus:
+    with open_corpus(db, None, create=True) as corpus:
         key = create_key(corpus.store, tenant)
         key_id = list_keys(corpus.store, tenant)[-1].key_id
     out.print(key)
