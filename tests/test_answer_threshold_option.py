@@ -283,3 +283,27 @@ def test_saving_with_per_document_search_is_refused(store: str, tmp_path: Path) 
     result = run(*args, "--save-threshold", "--per-document")
     assert result.exit_code == 1 and "--per-document" in result.output
     assert shown(store)["saved"] is None
+
+
+@pytest.mark.parametrize(
+    ("value", "tenant", "note"),
+    [
+        ("50", "default", "every question is refused"),
+        ("-1", "default", "every question that retrieves a sentence is answered"),
+        ("0.6", "typo", "tenant 'typo' has no documents"),
+    ],
+)
+def test_setting_a_threshold_no_score_reaches_or_for_an_empty_tenant_says_so(
+    store: str, value: str, tenant: str, note: str
+) -> None:
+    args = ["threshold", "--db", store, "--embedder", "none", "--tenant", tenant]
+    result = CliRunner().invoke(cli, [*args, "--set", value])
+    assert result.exit_code == 0 and note in result.stderr
+    # Saved all the same: the user may mean it.
+    assert shown(store, "--tenant", tenant)["saved"]["threshold"] == float(value)
+
+
+def test_an_ordinary_threshold_is_set_without_a_note(store: str) -> None:
+    args = ["threshold", "--db", store, "--embedder", "none", "--set", "0.55"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0 and "note:" not in result.stderr

@@ -74,6 +74,9 @@ def threshold(
             save_threshold(
                 corpus.store, tenant, value, corpus.embedder, source="pincite threshold --set"
             )
+            _warn_if_odd(
+                value, has_documents=bool(corpus.store.list_documents(tenant)), tenant=tenant
+            )
         saved = saved_threshold(corpus.store, tenant)
         shipped = ExtractiveGenerator(corpus.embedder).threshold
         applies = saved is not None and saved.applies_to(corpus.embedder)
@@ -128,6 +131,29 @@ def threshold(
             f"tenant {tenant!r}: shipped threshold {shipped:g}; the saved one "
             f"({saved.describe()}) is for other scores than this embedder's"
         )
+
+
+# What the offline answerer's scores span: a sentence's own evidence (0-1) plus
+# the bonuses for where it sits and what it carries.
+_SCORES = (0.0, 2.0)
+
+
+def _warn_if_odd(value: float, *, has_documents: bool, tenant: str) -> None:
+    """Saved as asked, but a value no score reaches, or a tenant with nothing in it,
+    is more often a slip than a wish; say what it will do."""
+    low, high = _SCORES
+    if value <= low:
+        err.print(
+            f"note: answers score from about {low:g} to {high:g}; at {value:g} every question "
+            "that retrieves a sentence is answered, however weak the match"
+        )
+    elif value >= high:
+        err.print(
+            f"note: answers score from about {low:g} to {high:g}; at {value:g} every question "
+            "is refused"
+        )
+    if not has_documents:
+        err.print(f"note: tenant {tenant!r} has no documents in this store; check --tenant")
 
 
 COMMANDS = [threshold]
