@@ -212,7 +212,12 @@ def test_eval_qa_saves_what_its_report_picks_and_then_reports_with_it(
     first = run(*args, "--save-threshold")
     assert first.exit_code == 0, first.output
     picked = json.loads(first.stdout)["settings"]["refusal_threshold"]
+    assert json.loads(first.stdout)["settings"]["threshold_saved"] is True
     assert "saved answer threshold" in first.stderr
+    # The report's advice says it is saved, not how to save it.
+    tables = run(*args[:-1], "--save-threshold")
+    assert "now saved for this tenant" in tables.stdout
+    assert "--save-threshold)" not in tables.stdout
     now = shown(store)
     assert now["threshold"] == picked and now["saved"]["source"] == "dev.jsonl"
     assert (now["saved"]["answerable"], now["saved"]["unanswerable"]) == (1, 2)

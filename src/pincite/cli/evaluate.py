@@ -330,6 +330,7 @@ def eval_qa(
                 k=k,
             )
             scored_with = corpus.embedder.name if corpus.embedder else "none"
+            report.settings["threshold_saved"] = True
     if as_json:
         print_json(report.as_dict())
     else:

@@ -183,10 +183,14 @@ def threshold_advice(report: QAReport) -> str | None:
     if chosen is None:
         return None
     source = _SOURCES.get(report.settings.get("threshold_source", ""), "")
-    return (
+    said = (
         f"answer threshold {report.settings['threshold']}{source}; the smallest that refuses "
-        f"{REFUSAL_FLOOR:.0%} of these unanswerable questions is {chosen:.2f} "
-        "(choose it on a dev split, never on the set you report; answer with it: "
+        f"{REFUSAL_FLOOR:.0%} of these unanswerable questions is {chosen:.2f}"
+    )
+    if report.settings.get("threshold_saved"):
+        return f"{said}, now saved for this tenant"
+    return (
+        f"{said} (choose it on a dev split, never on the set you report; answer with it: "
         f"--answer-threshold {chosen:.2f}, or keep it for this tenant with --save-threshold)"
     )
 
