@@ -294,7 +294,7 @@ def test_saving_with_per_document_search_is_refused(store: str, tmp_path: Path) 
     ("value", "tenant", "note"),
     [
         ("50", "default", "every question is refused"),
-        ("-1", "default", "every question that retrieves a sentence is answered"),
+        ("-1", "default", "nearly every question that retrieves a sentence is answered"),
         ("0.6", "typo", "tenant 'typo' has no documents"),
     ],
 )

@@ -59,7 +59,7 @@ def test_ingest_embeds_by_default(tmp_path: Path) -> None:
 
 def test_embed_explains_what_it_cannot_do(tmp_path: Path) -> None:
     missing = _run("embed", "--db", str(tmp_path / "nope.db"))
-    assert missing.exit_code == 1 and "no such database" in missing.stderr
+    assert missing.exit_code == 1 and "no pincite store at" in missing.stderr
     assert not (tmp_path / "nope.db").exists()
     lexical = str(tmp_path / "lex.db")
     doc = tmp_path / "a.txt"

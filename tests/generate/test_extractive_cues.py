@@ -295,6 +295,14 @@ def test_a_compound_the_document_splits_still_counts() -> None:
         ("A Retry-After field can be sent with a 503 (Service Unavailable) response.", False),
         ("This field MAY also be sent with any 3xx response over HTTP/1.1.", False),
         ("See Section 6 for the retry rules.", False),
+        ("There are no limits on retries.", True),
+        ("There is no fixed upper limit on retries.", True),
+        ("Retries are limited to 64KB of request body in all.", True),
+        ("A client may retry up to forty times.", True),
+        # "not limited to" introduces examples; a number inside a name counts nothing.
+        ("Failures include, but are not limited to, timeouts and resets.", False),
+        ("Retried requests are signed with SHA-256 over UTF-8 text.", False),
+        ("Clients use one-time codes and two-factor authentication.", False),
     ],
 )
 def test_a_how_many_question_is_answered_by_a_count_it_does_not_state_itself(
@@ -332,3 +340,9 @@ def test_a_limit_question_is_answered_by_a_limit_or_by_its_absence(text: str, st
     q = parse_question("What is the maximum length allowed?")
     assert q.expects == "limit"
     assert states_expected(q, text) is states
+
+
+def test_a_count_the_question_states_is_its_own_however_it_is_written() -> None:
+    q = parse_question("How many retries are allowed after 1,000 requests?")
+    assert not states_expected(q, "After 1000 requests the client is blocked.")
+    assert states_expected(q, "After 1000 requests the client may retry 3 times.")

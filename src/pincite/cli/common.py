@@ -115,9 +115,9 @@ def embedder_settings(spec: str | None) -> EmbedderSettings:
 def open_corpus(db: str, embedder: str | None = "default", *, create: bool = False) -> Corpus:
     """The store at ``db`` with the embedder named.
 
-    Only commands that put documents in (``ingest``, the servers) create a
-    SQLite file that is not there: asking, searching or erasing in a
-    mistyped path would otherwise leave an empty store behind and refuse
+    Only ``ingest``, ``serve`` (which ingests over HTTP) and ``keys create``
+    create a SQLite file that is not there: asking, searching or erasing in
+    a mistyped path would otherwise leave an empty store behind and refuse
     every question as though the documents did not say.
     """
     from pincite._open import open as open_corpus_at
@@ -134,8 +134,8 @@ def require_store(db: str) -> None:
     path = Path(db).expanduser()
     if not path.exists():
         fail(
-            f"no pincite store at {db}: check --db (env PINCITE_DB), or put documents in "
-            f"first: pincite ingest FILES --db {db}"
+            f"no pincite store at {db} ({path.absolute()}): check --db (env PINCITE_DB), or "
+            f"create it by putting documents in: pincite ingest FILES --db {db}"
         )
     if path.is_dir():
         fail(f"{db} is a directory; --db takes a SQLite file or a postgresql:// URL")

@@ -9,7 +9,6 @@ resumes where its last committed batch stopped.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import click
@@ -128,8 +127,6 @@ def embed(db: str, tenant: str | None, embedder: str, as_json: bool) -> None:
     """
     if embedder == "none":
         fail("pincite embed needs an embedder; --embedder none has nothing to embed with")
-    if "://" not in db and db != ":memory:" and not Path(db).expanduser().exists():
-        fail(f"no such database: {db}")
     with open_corpus(db, embedder) as corpus:
         tenants = [tenant] if tenant else corpus.store.tenants()
         done = embed_stage(corpus, tenants, quiet=as_json and not err.is_terminal)

@@ -144,8 +144,8 @@ def _warn_if_odd(value: float, *, has_documents: bool, tenant: str) -> None:
     low, high = _SCORES
     if value <= low:
         err.print(
-            f"note: answers score from about {low:g} to {high:g}; at {value:g} every question "
-            "that retrieves a sentence is answered, however weak the match"
+            f"note: answers score from about {low:g} to {high:g}; at {value:g} nearly every "
+            "question that retrieves a sentence is answered, however weak the match"
         )
     elif value >= high:
         err.print(

@@ -237,13 +237,19 @@ def states_expected(question: Question, text: str) -> bool:
     return question.expects is not None and _TYPED[question.expects].search(text) is not None
 
 
-# What states a count: a number that names no part of a document, a number word,
-# or that there is no fixed count ("does not place any a priori limit", "any number of").
+# What states a count: a number that names no part of a document nor a thing
+# ("3xx", "HTTP/1.1", "SHA-256", "UTF-8"), possibly with its unit glued on ("64KB",
+# "100ms"); a number word, not inside a compound ("one-time", "two-factor"); or
+# that there is no fixed count ("does not place any a priori limit", "no limits",
+# "any number of"), but not "not limited to", which introduces examples.
 _COUNT_STATED = re.compile(
-    r"(?<![\w/.])\d+(?:[.,]\d+)*(?![\w/])|\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
-    r"fifteen|twenty|thirty|fifty|hundred|thousand|million|dozen|twice|unlimited|"
-    r"unbounded|no\s+(?:\w+\s+)?limit|any\s+number|arbitrary\s+number|not\s+limit\w*|"
-    r"any\s+(?:\w+\s+){0,2}limit)\b",
+    r"(?<![\w/.-])\d+(?:[.,]\d+)*(?:(?:[kKMGT]i?[bB]|ms|[xX])\b|(?![\w/]))"
+    r"|(?<![\w-])(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|"
+    r"fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|dozen|twice)(?![\w-])"
+    r"|\b(?:unlimited|unbounded|no\s+(?:\w+\s+){0,2}(?:limit|limits|limitation|maximum)"
+    r"|any\s+number|arbitrary\s+number|without\s+(?:any\s+)?limit"
+    r"|not\s+limit(?:ed)?(?!\s+to\b)|any\s+(?:\w+\s+){0,2}limits?)\b",
     re.I,
 )
 
@@ -252,6 +258,11 @@ def _states_count(question: str, text: str) -> bool:
     """True when ``text`` states a count other than one the question itself names
     ("How many times should a client retry after a 503 response?" is not answered
     by a sentence about the 503 response)."""
-    own = {m.group().casefold() for m in _COUNT_STATED.finditer(question)}
+    own = {_said(m.group()) for m in _COUNT_STATED.finditer(question)}
     stated = _REFERENCE.sub(" ", text)
-    return any(m.group().casefold() not in own for m in _COUNT_STATED.finditer(stated))
+    return any(_said(m.group()) not in own for m in _COUNT_STATED.finditer(stated))
+
+
+def _said(count: str) -> str:
+    """ "1,000" and "1000" as one count, "Twelve" and "twelve" as one word."""
+    return count.casefold().replace(",", "")

@@ -83,6 +83,6 @@ QUANTITY_WORDS = {
 
 
 def expected_quantity(question: str) -> str | None:
-    """ "date", "pages", "duration", "money", "percent" or "count"; None when the wording
-    says none."""
+    """ "date", "pages", "duration", "money", "percent", "count" or "limit"; None when
+    the wording says none."""
     return next((name for name, pattern in _EXPECTS if pattern.search(question)), None)

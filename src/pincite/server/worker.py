@@ -97,7 +97,9 @@ def worker_app() -> FastAPI:
     from pincite.server.state import ServiceState
 
     config = WorkerConfig(**json.loads(os.environ[CONFIG_ENV]))
-    corpus = open_corpus(config.db, config.embedder)
+    # `serve` created the store before starting its workers; a worker never
+    # exits over it (and a server ingests into an empty one).
+    corpus = open_corpus(config.db, config.embedder, create=True)
     generator = make_generator(
         config.generator,
         embedder=corpus.embedder,
@@ -107,7 +109,7 @@ def worker_app() -> FastAPI:
         threshold=config.answer_threshold,
     )
     warm_models(corpus, announce=False)
-    jobs = ProcessRunner(functools.partial(open_corpus, config.db, config.embedder))
+    jobs = ProcessRunner(functools.partial(open_corpus, config.db, config.embedder, create=True))
     jobs.warm()
     return create_app(
         corpus,
