@@ -247,3 +247,16 @@ def test_erasure_leaves_no_copy_in_the_dedup_cache(tmp_path: Path) -> None:
     assert normalize_for_dedup.cache_info().currsize > 0
     corpus.erase(report.document_id or "")
     assert normalize_for_dedup.cache_info().currsize == 0
+
+
+def test_opening_a_missing_store_to_read_it_is_an_error_not_a_new_store(tmp_path: Path) -> None:
+    missing = tmp_path / "typo.db"
+    with pytest.raises(ConfigurationError, match="no pincite store at"):
+        pincite.open(missing, embedder=None, create=False)
+    assert not missing.exists()
+    with pytest.raises(ConfigurationError, match="is a directory"):
+        pincite.open(tmp_path, embedder=None)
+    with pincite.open(missing, embedder=None) as corpus:  # the default still creates it
+        assert corpus.store.list_documents("default") == []
+    assert missing.exists()
+    pincite.open(missing, embedder=None, create=False).close()

@@ -13,8 +13,13 @@ from pincite.store.base import Store
 from pincite.support.base import SupportChecker
 
 
-def open_store(db: str | Path) -> Store:
-    """A store for ``db``: a SQLite file path, ``:memory:``, or a ``postgresql://`` URL."""
+def open_store(db: str | Path, *, create: bool = True) -> Store:
+    """A store for ``db``: a SQLite file path, ``:memory:``, or a ``postgresql://`` URL.
+
+    With ``create=False`` a SQLite path with no file is an error rather than a
+    new, empty store: reading from a mistyped path would otherwise find no
+    documents and refuse every question as though they did not say.
+    """
     address = str(db)
     if address.startswith(("postgresql://", "postgres://")):
         try:
@@ -29,10 +34,22 @@ def open_store(db: str | Path) -> Store:
     from pincite.store.sqlite import SQLiteStore
 
     if address != ":memory:":
-        parent = Path(address).expanduser().parent
-        if not parent.is_dir():
-            raise ConfigurationError(f"cannot create database {address}: {parent} does not exist")
-        address = str(Path(address).expanduser())
+        path = Path(address).expanduser()
+        if path.is_dir():
+            raise ConfigurationError(
+                f"{address} is a directory; give a SQLite file or a postgresql:// URL"
+            )
+        if not create and not path.exists():
+            raise ConfigurationError(
+                f"no pincite store at {address} ({path.absolute()}): check the path (--db, "
+                f"env PINCITE_DB), or create it by putting documents in: pincite ingest FILES "
+                f"--db {address}"
+            )
+        if not path.parent.is_dir():
+            raise ConfigurationError(
+                f"cannot create database {address}: {path.parent} does not exist"
+            )
+        address = str(path)
     return SQLiteStore(address)
 
 
@@ -42,16 +59,18 @@ def open(
     embedder: Embedder | str | None = "default",
     generator: Generator | None = None,
     support: SupportChecker | None = None,
+    create: bool = True,
 ) -> Corpus:
     """Open (or create) a corpus: everything a team needs to ingest, search and ask.
 
-    ``db`` is a SQLite file (created if missing), ``":memory:"``, or a
+    ``db`` is a SQLite file (created if missing, unless ``create=False``, which
+    raises ``ConfigurationError`` instead), ``":memory:"``, or a
     ``postgresql://`` URL. ``embedder`` is an :class:`Embedder`, a spec string
     (``"default"``, ``"st:<model>"``) or ``None`` for lexical search only.
     ``generator`` answers :meth:`Corpus.ask` (default: the offline extractive
     answerer) and ``support`` checks every claim (default: the offline checker).
     """
-    store = open_store(db)
+    store = open_store(db, create=create)
     try:
         return Corpus(store, _embedder(embedder), generator=generator, support=support)
     except BaseException:

@@ -7,7 +7,6 @@ import json
 import os
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -116,29 +115,12 @@ def open_corpus(db: str, embedder: str | None = "default", *, create: bool = Fal
     """The store at ``db`` with the embedder named.
 
     Only ``ingest``, ``serve`` (which ingests over HTTP) and ``keys create``
-    create a SQLite file that is not there: asking, searching or erasing in
-    a mistyped path would otherwise leave an empty store behind and refuse
-    every question as though the documents did not say.
+    create a SQLite file that is not there; every other command fails on a
+    mistyped path instead (``pincite.open``'s ``create``).
     """
     from pincite._open import open as open_corpus_at
 
-    if not create:
-        require_store(db)
-    return open_corpus_at(db, embedder=embedder_settings(embedder).build())
-
-
-def require_store(db: str) -> None:
-    """Fail, naming the fix, when ``db`` is a SQLite path with no file there."""
-    if db == ":memory:" or db.startswith(("postgresql://", "postgres://")):
-        return
-    path = Path(db).expanduser()
-    if not path.exists():
-        fail(
-            f"no pincite store at {db} ({path.absolute()}): check --db (env PINCITE_DB), or "
-            f"create it by putting documents in: pincite ingest FILES --db {db}"
-        )
-    if path.is_dir():
-        fail(f"{db} is a directory; --db takes a SQLite file or a postgresql:// URL")
+    return open_corpus_at(db, embedder=embedder_settings(embedder).build(), create=create)
 
 
 def warm_models(corpus: Corpus, *, announce: bool = True) -> None:
