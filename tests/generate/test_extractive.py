@@ -260,3 +260,20 @@ def test_a_sentence_repeated_as_a_bullet_is_claimed_once() -> None:
     said = [" ".join(c.text.split()) for c in g.claims]
     assert said.count(advice) == 1, said
     assert_pinned(g, [p1, p2])
+
+
+def test_a_companion_documents_near_copy_of_a_sentence_is_claimed_once() -> None:
+    # FIPS 199 and FIPS 200 define terms in the same words, punctuated apart.
+    first = (
+        "A national security system is any information system used or operated by an "
+        "agency or by a contractor of an agency, or other organization on behalf of an "
+        "agency, whose function involves intelligence activities or cryptologic activities "
+        "related to national security."
+    )
+    second = first.replace("agency, or other", "agency or other").replace(", whose", "—whose")
+    p1, p2 = passage(1, first), passage(2, second, start=500)
+    g = ExtractiveGenerator(config=ExtractiveConfig(threshold_lexical=-1.0)).generate(
+        "Which information systems are national security systems?", [p1, p2]
+    )
+    assert len(g.claims) == 1, [c.text for c in g.claims]
+    assert_pinned(g, [p1, p2])

@@ -33,6 +33,12 @@ from pincite.generate.pool import Piece
 from pincite.generate.question import Question, parse_question
 from pincite.generate.select import Candidate, Scoring, candidates
 from pincite.generate.words import content_stems, stem
+from pincite.retrieve.dedup import (
+    DEFAULT_JACCARD,
+    jaccard_similarity,
+    normalize_for_dedup,
+    shingles,
+)
 
 __all__ = [
     "ExtractiveConfig",
@@ -243,15 +249,13 @@ def _overlap(a: Candidate, b: Candidate) -> bool:
 
 
 def _same_words(a: Candidate, b: Candidate) -> bool:
-    # Revisions and companion documents repeat sentences word for word (case
-    # aside), and a document repeats its own in a summary list; a second copy adds
+    # Revisions and companion documents repeat sentences (nearly) word for word,
+    # and a document repeats its own in a summary list; a second copy adds
     # nothing and would crowd out a second fact. Compared as claimed, so a
-    # bulleted copy of a sentence is the sentence.
-    return _said(a) == _said(b)
-
-
-def _said(c: Candidate) -> str:
-    return " ".join(_claim(c.pieces).text.casefold().split())
+    # bulleted copy of a sentence is the sentence; near-verbatim as retrieval's
+    # dedup judges it.
+    x, y = (normalize_for_dedup(_claim(c.pieces).text) for c in (a, b))
+    return x == y or jaccard_similarity(shingles(x), shingles(y)) >= DEFAULT_JACCARD
 
 
 def _claim(pieces: tuple[Piece, ...]) -> GeneratedClaim:
