@@ -258,9 +258,15 @@ def _states_count(question: str, text: str) -> bool:
     """True when ``text`` states a count other than one the question itself names
     ("How many times should a client retry after a 503 response?" is not answered
     by a sentence about the 503 response)."""
-    own = {_said(m.group()) for m in _COUNT_STATED.finditer(question)}
+    own = _counts_in(question)
     stated = _REFERENCE.sub(" ", text)
     return any(_said(m.group()) not in own for m in _COUNT_STATED.finditer(stated))
+
+
+@lru_cache(maxsize=1024)
+def _counts_in(question: str) -> frozenset[str]:
+    """The counts a question states, read once per question, not once per sentence."""
+    return frozenset(_said(m.group()) for m in _COUNT_STATED.finditer(question))
 
 
 def _said(count: str) -> str:
