@@ -295,6 +295,7 @@ def test_a_compound_the_document_splits_still_counts() -> None:
         ("A Retry-After field can be sent with a 503 (Service Unavailable) response.", False),
         ("This field MAY also be sent with any 3xx response over HTTP/1.1.", False),
         ("See Section 6 for the retry rules.", False),
+        ("See SP 800-52 Revision 1 and FIPS 140 for the retry rules.", False),
         ("There are no limits on retries.", True),
         ("There is no fixed upper limit on retries.", True),
         ("Retries are limited to 64KB of request body in all.", True),

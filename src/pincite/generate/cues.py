@@ -76,7 +76,7 @@ _TYPED = {
 # "Table 5-1", "Section 2.3", "[RFC7231]": a number that names a part of a
 # document points somewhere; it is not a quantity the sentence states.
 _REFERENCE = re.compile(
-    r"\b(?:Table|Figure|Section|Appendix|Chapter|Page|RFC|Publication|SP)\s*\d[\d.-]*|\[\w*\d+\]",
+    r"\b(?:Table|Figure|Section|Appendix|Chapter|Page|RFC|Publication|SP|FIPS|Revision|Rev\.)\s*\d[\d.-]*|\[\w*\d+\]",
     re.I,
 )
 _COUNT = re.compile(r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b", re.I)
