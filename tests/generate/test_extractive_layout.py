@@ -252,3 +252,16 @@ def test_a_sentence_ending_with_a_link_is_a_statement() -> None:
 def test_numbered_sub_items_open_items() -> None:
     text = "Steps:\n1a) the first step here\n1b) the second step here\n"
     assert [r for r, _ in _roles(text)] == [Role.LEADIN, Role.ITEM, Role.ITEM]
+
+
+def test_a_long_sentence_ending_in_a_colon_over_bullets_is_a_leadin() -> None:
+    long = (
+        "A transparent proxy MUST NOT modify any of the following fields in a request or "
+        "response, and it MUST NOT add any of these fields if not already present:"
+    )
+    assert len(long.split()) > 25
+    over_bullets = _roles(f"{long}\n\n  - Content-Location\n\n  - ETag\n")
+    assert [r for r, _ in over_bullets] == [Role.LEADIN, Role.ITEM, Role.ITEM]
+    # Over prose, the same sentence stays what it was: not a lead-in.
+    over_prose = _roles(f"{long} Content-Location and ETag are such fields.\n")
+    assert over_prose[0][0] is not Role.LEADIN

@@ -966,3 +966,60 @@ def test_a_hyphenated_name_asks_no_number() -> None:
         "What is the max length of a URI?": QuestionKind.NUMBER,
     }.items():
         assert parse_question(question).kind is kind, question
+
+
+def test_a_heading_naming_only_the_lists_owner_opens_no_list() -> None:
+    # "HTTP Version History" names HTTP but not the methods asked for; its
+    # paragraphs, whose sentences happen to open lines, are no list of methods.
+    history = passage(
+        1,
+        "Appendix A. HTTP Version History\n\n"
+        " HTTP has been in use since 1990. The first version was a simple protocol.\n"
+        " However, HTTP/1.0 did not sufficiently take into consideration the effects of\n"
+        " hierarchical proxies.\n\n"
+        " HTTP/1.1 remains compatible with HTTP/1.0 by including more stringent requirements.\n",
+    )
+    safe = passage(
+        2,
+        "9.1.1 Safe Methods\n\n The convention has been established that the GET and HEAD "
+        "methods SHOULD NOT take an action other than retrieval. These methods ought to be\n"
+        ' considered "safe".\n',
+    )
+    # Methods are common in the passages and HTTP rare, so the heading matches the focus.
+    method = passage(3, "5.1.1 Method\n\n The Method token indicates the method to be performed.\n")
+    question = parse_question("Which HTTP methods are considered safe?")
+    assert question.head == stem("methods")
+    generation = generate("Which HTTP methods are considered safe?", history, safe, method)
+    assert generation.claims[0].used_excerpt_numbers == (2,)
+    assert "GET and HEAD" in generation.claims[0].text
+
+
+def test_a_long_sentence_ending_in_a_colon_leads_into_the_bullets_under_it() -> None:
+    # 28 words: longer than a lead-in usually runs, but the bullets say what it is.
+    rule = passage(
+        1,
+        "13.5.2 Non-modifiable Headers\n\n"
+        "   A transparent proxy MUST NOT modify any of the following fields in a\n"
+        "   request or response, and it MUST NOT add any of these fields if not\n"
+        "   already present:\n\n"
+        "      - Content-Location\n\n      - Content-MD5\n\n      - ETag\n\n"
+        "      - Last-Modified\n",
+    )
+    generation = generate(
+        "Which header fields is a transparent proxy never allowed to modify?", rule
+    )
+    claimed = " ".join(c.text for c in generation.claims)
+    assert "Content-Location" in claimed and "Last-Modified" in claimed
+    assert_pinned(generation, [rule])
+
+
+def test_a_list_questions_head_is_its_last_plural() -> None:
+    assert parse_question(
+        "What are the two main ways remote desktop access can be set up?"
+    ).head == stem("ways")
+    assert parse_question("Which header fields are not allowed in a trailer?").head == stem(
+        "fields"
+    )
+    # No plural: the focus's last word.
+    assert parse_question("Which hash algorithm does RFC 7230 specify?").head == stem("algorithm")
+    assert parse_question("What is rapid elasticity?").head == ""

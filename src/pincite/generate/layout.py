@@ -264,6 +264,17 @@ def _running_header(line: str, title_words: frozenset[str]) -> bool:
     return sum(w in title_words for w in words) >= _HEADER_SHARE * len(words)
 
 
+def _items_follow(text: str, spans: list[tuple[int, int]], i: int) -> bool:
+    """True when the next sentence is a bulleted or numbered line: what a long
+    sentence ending in a colon leads into ("A transparent proxy MUST NOT modify
+    any of the following fields ... if not already present:" over "- ETag")."""
+    if i + 1 >= len(spans):
+        return False
+    s = spans[i + 1][0]
+    at_line_start = text[:s].rstrip(" \t").endswith(("\n", "\r", "\f"))
+    return at_line_start and _ITEM.match(text[s : spans[i + 1][1]]) is not None
+
+
 def _role(text: str, spans: list[tuple[int, int]], i: int) -> Role:
     s, e = spans[i]
     sentence = text[s:e]
@@ -282,7 +293,9 @@ def _role(text: str, spans: list[tuple[int, int]], i: int) -> Role:
         sentence
     ):
         return Role.FRAGMENT  # grammar (ABNF) and code: not prose a claim can quote
-    if stripped.endswith((":", "—", "–")) and len(words) <= _LEADIN_WORDS:
+    if stripped.endswith((":", "—", "–")) and (
+        len(words) <= _LEADIN_WORDS or _items_follow(text, spans, i)
+    ):
         return Role.LEADIN  # "Service Models:", "The potential impact is LOW if—"
     unfinished = not stripped.endswith(_TERMINAL)
     if _NUMBERED_HEADING.match(sentence) and unfinished and len(words) <= _HEADING_WORDS:

@@ -63,6 +63,10 @@ def list_items(
                 if not title_stems & set(focus):
                     continue
                 title_stems |= set(content_stems(u.title))
+            if question.head and not procedure and question.head not in title_stems:
+                # "Appendix A. HTTP Version History" names HTTP, not the methods a
+                # question about HTTP methods wants listed.
+                continue
             m = pool.match(focus, title_stems)
             if m < term_match or m < best[0]:
                 continue

@@ -55,6 +55,9 @@ class Question:
     # ...?", read from its main clause.
     whether: bool = False
     outcome: bool = False
+    # For a list question, the stem of the noun its items are ("methods" in "Which
+    # HTTP methods are safe?"): its last plural word, else its focus's last word.
+    head: str = ""
 
 
 _ARTICLE = r"(?:(?:a|an|the)\s+)?"
@@ -253,6 +256,8 @@ _YES_NO = re.compile(
     r"^(?:does|do|did|is|are|was|were|can|could|must|should|may|will|would|has|have)\b", re.I
 )
 _HOW_MANY_KINDS = re.compile(r"\bhow\s+many\s+(?:different\s+)?(?:kinds|types|sorts)\s+of\b", re.I)
+# A lower-case plural: "methods", "fields", "activities"; not "class", "status", "analysis".
+_PLURAL = re.compile(r"^(?-i:[a-z][a-z-]*[a-rt-z]s)$")
 _KIND_WORDS = frozenset(content_stems("kinds types sorts different"))
 
 
@@ -315,7 +320,8 @@ def _parse(q: str) -> Question:
     for pattern in _LIST:
         m = pattern.match(q)
         if m and content_stems(m.group("x")):
-            return Question(q, QuestionKind.LIST, tuple(content_stems(m.group("x"))), stems)
+            x = m.group("x")
+            return Question(q, QuestionKind.LIST, tuple(content_stems(x)), stems, head=_head(x))
     for pattern in _DEFINITION:
         m = pattern.match(q)
         # "the approving authority for FIPS 200": the term, not the document it is in.
@@ -331,6 +337,16 @@ def _parse(q: str) -> Question:
     if _PROCEDURE.match(q):
         return Question(q, QuestionKind.PROCEDURE, named, stems)
     return Question(q, QuestionKind.OTHER, named, stems)
+
+
+def _head(x: str) -> str:
+    """The noun a list's items are: "HTTP methods" → method; "main ways remote desktop
+    access" → way (a plural is what a list question asks for); else the last word."""
+    words = [w for w in re.findall(r"[A-Za-z][\w-]*", x) if content_stems(w)]
+    plural = [w for w in words if _PLURAL.search(w)]
+    chosen = plural[-1] if plural else (words[-1] if words else "")
+    stems = content_stems(chosen)
+    return stems[-1] if stems else ""
 
 
 def _bare_term(x: str) -> str:
