@@ -1023,3 +1023,31 @@ def test_a_list_questions_head_is_its_last_plural() -> None:
     # No plural: the focus's last word.
     assert parse_question("Which hash algorithm does RFC 7230 specify?").head == stem("algorithm")
     assert parse_question("What is rapid elasticity?").head == ""
+
+
+def test_paragraphs_under_a_heading_are_no_list() -> None:
+    # Unwrapped text sets each paragraph on a line of its own; the heading
+    # "Regularization Terms" does not make their first sentences its items.
+    section = passage(
+        1,
+        "## Regularization Terms\n\n"
+        "GE-FL reduces the heavy load of instance annotation and performs well without "
+        "bias. In our experiments we observe comparable results.\n\n"
+        "Neutral features are features that are not informative indicators of any class. "
+        "Such features are common.\n\n"
+        "More specifically, we explore three regularization terms to address the problem: "
+        "a term for neutral features, the maximum entropy of the class distribution, and "
+        "the KL divergence between the reference and predicted distributions.\n",
+    )
+    generation = generate("What are the three regularization terms?", section)
+    assert generation.claims[0].text.startswith("More specifically, we explore three")
+    # Under a lead-in that announces them, statements on lines of their own are items.
+    announced = passage(
+        2,
+        "The regularization terms we explore are the following:\n\n"
+        "Neutral features are rewarded for a uniform class distribution.\n"
+        "The maximum entropy of the class distribution is kept high.\n"
+        "The KL divergence from the reference distribution is kept low.\n",
+    )
+    listed = generate("What are the regularization terms?", announced)
+    assert [c.text[:12] for c in listed.claims] == ["Neutral feat", "The maximum ", "The KL diver"]

@@ -1,9 +1,10 @@
 """Lists in a passage: the items under a lead-in or heading, as a list question wants them.
 
-Items are bulleted or numbered lines, statements set on lines of their own,
-term labels with their first sentence, or short sibling headings each over
-its paragraph ("CONFIDENTIALITY" / "INTEGRITY" / "AVAILABILITY"); a list is
-followed into the next chunk when a chunk boundary cuts it.
+Items are bulleted or numbered lines, statements set on lines of their own
+under a lead-in that announces them, term labels with their first sentence,
+or short sibling headings each over its paragraph ("CONFIDENTIALITY" /
+"INTEGRITY" / "AVAILABILITY"); a list is followed into the next chunk when a
+chunk boundary cuts it.
 """
 
 from __future__ import annotations
@@ -73,7 +74,10 @@ def list_items(
             rest = pool.match(question.stems, title_stems | _said_before(p, units, i))
             if m == best[0] and rest <= best_rest:
                 continue
-            items = items_after(p, units, i + 1, pool, limit)
+            # A heading announces no list: under it, each paragraph of unwrapped
+            # text (Markdown, a paper's section) opens a line of its own, so only
+            # bullets, labels and item headings are its items.
+            items = items_after(p, units, i + 1, pool, limit, lines=u.role is not Role.HEADING)
             if procedure and not all(_is_step(p, units, piece) for piece in items):
                 continue  # a procedure's answer is its steps, not any lines under its heading
             if len(items) >= 2:
@@ -151,8 +155,10 @@ def _item_heading(text: str, u: Unit, shape: tuple[bool, bool] | None) -> bool:
 
 
 def items_after(
-    p: Passage, units: list[Unit], i: int, pool: Pool, limit: int
+    p: Passage, units: list[Unit], i: int, pool: Pool, limit: int, *, lines: bool = True
 ) -> list[tuple[Piece, ...]]:
+    """The entries of the list whose first unit is ``units[i]``; with ``lines`` False,
+    statements that open a line of their own are no entries."""
     items: list[tuple[Piece, ...]] = []
     seen: set[int] = {p.number}
     # The shape of the short headings that are this list's items, once one is found.
@@ -170,7 +176,7 @@ def items_after(
             items.append(_entry(p, u.start, units[i + 1].end, pool))
             i += 2
         elif u.role is Role.ITEM or (
-            u.role is Role.STATEMENT and shape is None and _own_line(p.text, u, units, i)
+            lines and u.role is Role.STATEMENT and shape is None and _own_line(p.text, u, units, i)
         ):
             items.append(((p, u.start, u.end),))
             i += 1
