@@ -1020,6 +1020,10 @@ def test_a_list_questions_head_is_its_last_plural() -> None:
     assert parse_question("Which header fields are not allowed in a trailer?").head == stem(
         "fields"
     )
+    # "status" and "analysis" are no plurals; "add-ons" is listed as "Add-on".
+    assert parse_question("What are the status criteria?").head == stem("criteria")
+    assert parse_question("Which analysis tools are used?").head == stem("tools")
+    assert parse_question("Which add-ons are available?").head == stem("add")
     # No plural: the focus's last word.
     assert parse_question("Which hash algorithm does RFC 7230 specify?").head == stem("algorithm")
     assert parse_question("What is rapid elasticity?").head == ""

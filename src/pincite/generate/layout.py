@@ -293,8 +293,9 @@ def _role(text: str, spans: list[tuple[int, int]], i: int) -> Role:
         sentence
     ):
         return Role.FRAGMENT  # grammar (ABNF) and code: not prose a claim can quote
+    own_item = at_line_start and _ITEM.match(sentence) is not None
     if stripped.endswith((":", "—", "–")) and (
-        len(words) <= _LEADIN_WORDS or _items_follow(text, spans, i)
+        len(words) <= _LEADIN_WORDS or (_items_follow(text, spans, i) and not own_item)
     ):
         return Role.LEADIN  # "Service Models:", "The potential impact is LOW if—"
     unfinished = not stripped.endswith(_TERMINAL)

@@ -15,6 +15,7 @@ from enum import StrEnum
 from pincite.generate.expects import QUANTITY_WORDS, expected_quantity
 from pincite.generate.names import digit_names, name_runs, named_thing, without_numbered_names
 from pincite.generate.words import content_stems
+from pincite.retrieve.query import STOPWORDS
 
 __all__ = ["NAMING_KINDS", "Question", "QuestionKind", "asks_outcome", "parse_question"]
 
@@ -256,8 +257,9 @@ _YES_NO = re.compile(
     r"^(?:does|do|did|is|are|was|were|can|could|must|should|may|will|would|has|have)\b", re.I
 )
 _HOW_MANY_KINDS = re.compile(r"\bhow\s+many\s+(?:different\s+)?(?:kinds|types|sorts)\s+of\b", re.I)
-# A lower-case plural: "methods", "fields", "activities"; not "class", "status", "analysis".
-_PLURAL = re.compile(r"^(?-i:[a-z][a-z-]*[a-rt-z]s)$")
+# A lower-case plural: "methods", "fields", "activities"; not "class", "status",
+# "analysis" (the plural test of ``_LIST``'s last pattern).
+_PLURAL = re.compile(r"[a-z][a-z-]*[a-hj-rtv-z]s")
 _KIND_WORDS = frozenset(content_stems("kinds types sorts different"))
 
 
@@ -342,10 +344,11 @@ def _parse(q: str) -> Question:
 def _head(x: str) -> str:
     """The noun a list's items are: "HTTP methods" → method; "main ways remote desktop
     access" → way (a plural is what a list question asks for); else the last word."""
-    words = [w for w in re.findall(r"[A-Za-z][\w-]*", x) if content_stems(w)]
-    plural = [w for w in words if _PLURAL.search(w)]
+    words = [w for w in re.findall(r"\b[A-Za-z][\w-]*", x) if content_stems(w)]
+    plural = [w for w in words if _PLURAL.fullmatch(w)]
     chosen = plural[-1] if plural else (words[-1] if words else "")
-    stems = content_stems(chosen)
+    # "add-ons": the stem of "ons" is the stopword "on", which a title's "Add-on" drops.
+    stems = [s for s in content_stems(chosen) if s not in STOPWORDS]
     return stems[-1] if stems else ""
 
 
