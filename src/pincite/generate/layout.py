@@ -270,16 +270,20 @@ def _items_follow(text: str, spans: list[tuple[int, int]], i: int) -> bool:
     any of the following fields ... if not already present:" over "- ETag")."""
     if i + 1 >= len(spans):
         return False
-    s = spans[i + 1][0]
-    at_line_start = text[:s].rstrip(" \t").endswith(("\n", "\r", "\f"))
-    return at_line_start and _ITEM.match(text[s : spans[i + 1][1]]) is not None
+    s, e = spans[i + 1]
+    return _opens_line(text, s) and _ITEM.match(text[s:e]) is not None
+
+
+def _opens_line(text: str, s: int) -> bool:
+    """True when ``text[s:]`` starts a line (spaces and tabs before it aside)."""
+    return s == 0 or text[:s].rstrip(" \t").endswith(("\n", "\r", "\f"))
 
 
 def _role(text: str, spans: list[tuple[int, int]], i: int) -> Role:
     s, e = spans[i]
     sentence = text[s:e]
     words = sentence.split()
-    at_line_start = s == 0 or text[:s].rstrip(" \t").endswith(("\n", "\r", "\f"))
+    at_line_start = _opens_line(text, s)
     if _FURNITURE.search(sentence):
         return Role.FURNITURE
     stripped = sentence.rstrip()
