@@ -1055,3 +1055,25 @@ def test_paragraphs_under_a_heading_are_no_list() -> None:
     )
     listed = generate("What are the regularization terms?", announced)
     assert [c.text[:12] for c in listed.claims] == ["Neutral feat", "The maximum ", "The KL diver"]
+
+
+def test_a_sentence_whose_subject_is_a_bare_pronoun_is_quoted_with_the_one_before() -> None:
+    # "It applies to ..." says what applies only with "This policy sets ...".
+    scope = passage(
+        1,
+        "## 1. Purpose and scope\n\n"
+        "This policy sets the minimum security requirements for all employees. "
+        "It applies to company-owned devices and to personal devices used for work.\n",
+    )
+    generation = generate("Does the policy cover personal devices?", scope)
+    assert generation.claims[0].text.startswith("This policy sets")
+    assert generation.claims[0].text.endswith("personal devices used for work.")
+    assert_pinned(generation, [scope])
+    # "It is recommended that ...": an empty "it" points at nothing.
+    advice = passage(
+        2,
+        "Devices are patched monthly. It is recommended that personal devices used for "
+        "work are patched weekly.\n",
+    )
+    alone = generate("How often should personal devices be patched?", advice)
+    assert alone.claims[0].text.startswith("It is recommended")

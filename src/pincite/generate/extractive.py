@@ -88,8 +88,9 @@ class ExtractiveConfig:
     # 0.58 since contractions' leftovers ("didn", "m", "ve") stopped counting as
     # question words (0.56 before): SQuAD's adversarial questions use them;
     # 0.60 once a word's weight took its frequency in English into account
-    # (``rarity.english_weight``).
-    threshold_lexical: float = 0.60
+    # (``rarity.english_weight``); 0.62 once a sentence whose subject is a bare
+    # pronoun ("It applies to ...") is scored with the sentence before it.
+    threshold_lexical: float = 0.62
     # Every passage `pincite ask` shows (-k 6): the sixth is often the entry itself.
     max_passages: int = 6
     max_claims: int = 2
