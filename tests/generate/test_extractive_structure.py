@@ -1072,8 +1072,17 @@ def test_a_sentence_whose_subject_is_a_bare_pronoun_is_quoted_with_the_one_befor
     # "It is recommended that ...": an empty "it" points at nothing.
     advice = passage(
         2,
-        "Devices are patched monthly. It is recommended that personal devices used for "
-        "work are patched weekly.\n",
+        "Company devices are patched by IT every month. It is recommended that personal "
+        "devices used for work are patched weekly. It isn't enough to patch them yearly.\n",
     )
     alone = generate("How often should personal devices be patched?", advice)
     assert alone.claims[0].text.startswith("It is recommended")
+    # Nor does one before a contracted auxiliary, or in "It turns out that".
+    for opening in ("It isn't necessary to", "It turns out that it is best to"):
+        backups = passage(
+            3,
+            f"Backups are stored offsite on tape every night. {opening} encrypt backups "
+            "kept offsite.\n",
+        )
+        found = generate("Do offsite backups need to be encrypted?", backups)
+        assert found.claims[0].text.startswith(opening), opening

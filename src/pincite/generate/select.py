@@ -128,7 +128,8 @@ _ANAPHORA = re.compile(r"(?:These|This|Those|Such)\s+([a-z]\w+)\b")
 # alone. Not "It is recommended", "They can": after an auxiliary it is often empty.
 _PRONOUN_SUBJECT = re.compile(
     r"(?:It|They)\s+(?!(?:is|was|are|were|may|might|can|could|would|will|should|must|has|"
-    r"have|had|seems|appears|does|do|did|also|not)\b)[a-z]+\b"
+    r"have|had|seems|appears|does|do|did|also|not|follows|turns|remains|becomes|makes|takes|"
+    r"happens|matters)\b|\w+n['’]t\b)[a-z]+\b"
 )
 # Further in: "The methods GET, HEAD, PUT and DELETE share this property.", "The
 # value of this field", "when such devices are used". Not "of this document" or "in
@@ -359,11 +360,10 @@ def _pointed_at(p: Passage, units: list[Unit], i: int, start: int) -> int:
     """Where a sentence that points back must start so that what it points at is quoted.
 
     "These methods ought to be considered safe.": which methods, the sentence
-    before says, as it says what "It applies to ..." applies; and "The value of
-    this field can be ..." after "This field MAY also be used ..." after "The
-    Retry-After response-header field can be used ...": a chain of pointers is
-    followed back to the sentence that names its thing, at most
-    ``_POINTER_CHAIN`` sentences.
+    before says (and what "It applies ..." applies); "The value of this field"
+    after "This field MAY ..." after "The Retry-After response-header field
+    ...": a chain of pointers is followed back to the sentence that names its
+    thing, at most ``_POINTER_CHAIN`` sentences.
     """
     j, at = i, start
     while j > 0 and i - j < _POINTER_CHAIN:
@@ -371,8 +371,8 @@ def _pointed_at(p: Passage, units: list[Unit], i: int, start: int) -> int:
         prev = units[j - 1]
         same_paragraph = "\n\n" not in p.text[prev.end : at]
         named = bool(pointed) and pointed <= set(content_stems(p.text[prev.start : prev.end]))
-        if not pointed and _PRONOUN_SUBJECT.match(p.text, at):
-            named = True  # "It applies to ...": to what the sentence before is about
+        # "It applies to ...": to what the sentence before is about.
+        named = named or _PRONOUN_SUBJECT.match(p.text, at) is not None
         if prev.role is not Role.STATEMENT or not same_paragraph or not named:
             break
         j, at = j - 1, prev.start
