@@ -28,6 +28,12 @@ def stems(*words: str) -> tuple[str, ...]:
         ("What are the essential characteristics of cloud computing?", QuestionKind.LIST, None),
         ("Which service models does the NIST definition list?", QuestionKind.LIST, None),
         ("When is the potential impact moderate?", QuestionKind.CONDITION, None),
+        # "in what" opens a condition only when a condition noun follows it
+        ("In what cases may a proxy cache it?", QuestionKind.CONDITION, None),
+        ("Under which conditions does it persist?", QuestionKind.CONDITION, None),
+        ("In what 8 languages is the engine offered?", QuestionKind.LIST, stems("languages")),
+        ("In which responses is the header forbidden?", QuestionKind.LIST, stems("responses")),
+        ("In what way does the model imitate people?", QuestionKind.PROCEDURE, None),
         ("How does a client retry a request?", QuestionKind.PROCEDURE, None),
         ("What is the name of the largest city?", QuestionKind.OTHER, None),
     ],

@@ -117,6 +117,15 @@ _LIST = [
         re.I,
     ),
     re.compile(r"^(?:list|name|enumerate)\s+(?:all\s+)?(?:the\s+)?(?P<x>.+?)" + _END, re.I),
+    # "In what 8 languages is it offered?" asks for the languages; "In what cases ...?"
+    # and "Under which conditions ...?" ask for a condition.
+    re.compile(
+        r"^(?:in|on|for|from|to|at|by|with|under)\s+(?:what|which)\s+(?:(?:\d+|two|three|four|five|"
+        r"six|seven|eight|nine|ten)\s+)?(?!(?:cases|circumstances|conditions|situations|scenarios|"
+        r"events|instances|contexts|settings|ways)\b)(?P<x>(?-i:[a-z]*[a-hj-rtv-z]s))\s+(?:is|are|"
+        r"was|were|does|do|did|can|could|should|must|will|would|may|might|has|have)\b.*" + _END,
+        re.I,
+    ),
     re.compile(r"^what\s+(?P<x>(?:\w+\s+){0,2}\w+)\s+(?:are\s+there|exist)\b.*" + _END, re.I),
     # "What factors should an organization weigh ...?", "What baselines were used?": a
     # plural asked for, then its verb.
@@ -141,14 +150,15 @@ _NUMBER = re.compile(
     re.I,
 )
 _CONDITION = re.compile(
-    r"^(?:when|under\s+what|in\s+what|in\s+which|under\s+which|if|what\s+happens\s+(?:if|when))\b",
+    r"^(?:when|under\s+what|in\s+what(?!\s+ways?\b)|in\s+which|under\s+which|if|"
+    r"what\s+happens\s+(?:if|when))\b",
     re.I,
 )
 _REASON = re.compile(r"^(?:why|for\s+what\s+reason|what\s+is\s+the\s+reason)\b", re.I)
 # "What happens when ... Max-Forwards is 0?" asks for a consequence, not a number.
 _OUTCOME = re.compile(r"^what\s+happens\s+(?:if|when|after|once)\b", re.I)
 _PROCEDURE = re.compile(
-    r"^(?:how\s+(?:do|does|did|should|can|could|must|is|are|to)\b|what\s+steps|"
+    r"^(?:how\s+(?:do|does|did|should|can|could|must|is|are|to)\b|what\s+steps|in\s+what\s+ways?\b|"
     r"what\s+(?:should|must)\b|what\s+is\s+the\s+(?:procedure|process)\b)",
     re.I,
 )
