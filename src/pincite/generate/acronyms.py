@@ -14,18 +14,16 @@ match too much by chance.
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
+from pincite.retrieve.acronyms import ACRONYM as _ACRONYM
+from pincite.retrieve.acronyms import WORD as _WORD
+from pincite.retrieve.acronyms import spells as _spells
 from pincite.retrieve.query import STOPWORDS
 from pincite.stems import stem
 
 __all__ = ["acronyms"]
 
-# "MFA", "BYOD", "VPNs", "PaaS" is no acronym of this kind (mixed case is a name).
-_ACRONYM = re.compile(r"\b([A-Z]{2,6})s?\b")
-# Words and the parts of hyphenated words: "multi-factor" spells "MF".
-_WORD = re.compile(r"[A-Za-z]+")
 _WORDS_AT_MOST = 6
 # A lower-case word read as an acronym: three to five letters ("mfa", "byod"); two
 # ("hr", "it") match too much.
@@ -105,16 +103,3 @@ def _initials(text: str, n: int, every_word: bool = False) -> set[str]:
         for i in range(len(words) - n + 1)
         if _spells(run := words[i : i + n], every_word)
     }
-
-
-def _spells(run: list[str], every_word: bool = False) -> bool:
-    """Whether ``run`` may spell an acronym: it opens and closes with a content
-    word ("Bring Your Own Device", not "can also"), holds no acronym itself,
-    and, if two words long, is capitalised."""
-    if every_word and any(w.casefold() in STOPWORDS for w in run):
-        return False
-    if run[0].casefold() in STOPWORDS or run[-1].casefold() in STOPWORDS:
-        return False
-    if any(w.isupper() and len(w) > 1 for w in run):
-        return False
-    return len(run) > 2 or all(w[0].isupper() for w in run)

@@ -11,6 +11,7 @@ from pincite.embed.base import Embedder
 from pincite.errors import ConfigurationError, InputError
 from pincite.model import Branches, ChannelRank, DocumentStatus, Hit, RetrievalResult
 from pincite.retrieve import channels
+from pincite.retrieve.acronyms import asked_acronyms, expansion
 from pincite.retrieve.channels import Ranked
 from pincite.retrieve.dedup import dedup
 from pincite.retrieve.entries import defining_entries
@@ -22,6 +23,8 @@ from pincite.tenancy import check_tenant
 _FLOOR_KEY = ""  # never a chunk id (those are UUIDs)
 # The channel name of a hit brought in as the entry defining the asked-about term.
 ENTRY = "entry"
+# How many of the best fused candidates are read for an acronym's spelling.
+_SPELLING_CANDIDATES = 50
 
 
 class SearchMode(StrEnum):
@@ -123,6 +126,15 @@ def retrieve(
         coverage = dense_coverage(store, tenant)
 
     fused = list(ranked[0].hits) if len(ranked) == 1 else fuse_channels(ranked, options, depth=pool)
+    if mode is not SearchMode.DENSE:
+        spelled = _spelled_out(store, tenant, question, fused, scope)
+        if spelled:
+            ranked[0] = channels.lexical(store, tenant, f"{question} {spelled}", pool, scope)
+            fused = (
+                list(ranked[0].hits)
+                if len(ranked) == 1
+                else fuse_channels(ranked, options, depth=pool)
+            )
     want = max(k * 4, 20) if options.reranker is not None else k
     hits = _hits(store, tenant, fused, ranked, want, options.dedup)
     if options.reranker is not None:
@@ -139,6 +151,27 @@ def retrieve(
         scope=scope,
         dense_coverage=coverage,
     )
+
+
+def _spelled_out(
+    store: Store,
+    tenant: str,
+    question: str,
+    fused: list[tuple[str, float]],
+    scope: tuple[str, ...] | None,
+) -> str:
+    """The words the best candidates spell the question's unused acronyms with
+    ("multi factor authentication" for "Is MFA required?"); ``""`` if none."""
+    if not asked_acronyms(question):
+        return ""
+
+    def unused(word: str) -> bool:
+        return not store.search_lexical(tenant, [word], 1, scope)
+
+    head = [cid for cid, _ in fused[:_SPELLING_CANDIDATES]]
+    chunks = store.chunks_by_id(tenant, head)
+    texts = (chunks[cid].text for cid in head if cid in chunks)
+    return expansion(question, texts, unused)
 
 
 def dense_coverage(store: Store, tenant: str) -> float:
