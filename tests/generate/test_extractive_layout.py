@@ -34,6 +34,35 @@ def stems(*words: str) -> tuple[str, ...]:
         ("In what 8 languages is the engine offered?", QuestionKind.LIST, stems("languages")),
         ("In which responses is the header forbidden?", QuestionKind.LIST, stems("responses")),
         ("In what way does the model imitate people?", QuestionKind.PROCEDURE, None),
+        # typed definitions: a quoted term, "X definition in Y", "X - what is it", a
+        # lower-case document after the term
+        (
+            "define 'security category' in the fips standards",
+            QuestionKind.DEFINITION,
+            stems("security", "category"),
+        ),
+        (
+            "vulnerability definition in fips 200 glossary",
+            QuestionKind.DEFINITION,
+            stems("vulnerability"),
+        ),
+        (
+            "head of line blocking in http/1.1 - what is it",
+            QuestionKind.DEFINITION,
+            stems("head", "line", "blocking"),
+        ),
+        (
+            'What does "information resources" mean in FIPS 199?',
+            QuestionKind.DEFINITION,
+            stems("information", "resources"),
+        ),
+        (
+            "what is the meaning of rapid elasticity in sp 800-145",
+            QuestionKind.DEFINITION,
+            stems("rapid", "elasticity"),
+        ),
+        # a scene, not a term
+        ("I read about VMI - what is it?", QuestionKind.OTHER, stems("vmi")),
         ("How does a client retry a request?", QuestionKind.PROCEDURE, None),
         ("What is the name of the largest city?", QuestionKind.OTHER, None),
     ],

@@ -63,6 +63,13 @@ class Question:
 
 _ARTICLE = r"(?:(?:a|an|the)\s+)?"
 _END = r"\s*[?.!]*\s*$"
+# "head of line blocking in http/1.1 - what is it": the topic, then the question (not
+# "I read about VMI - what is it?", a scene).
+_TOPIC_ASK = re.compile(
+    r"^(?!(?:i|we|my|our|you|they|he|she|it|this|that)\b)(?P<x>[^?]+?)(?:\s+[-–—]\s+|\s*[:,]\s*)"
+    rf"what\s+(?:is|are)\s+(?:it|they|that|this){_END}",
+    re.I,
+)
 # Definitions: the whole question is "what is X" / "what does X mean" with a
 # short X, so "what is the maximum length of a URI" (a limit) is not one.
 _DEFINITION = [
@@ -77,7 +84,7 @@ _DEFINITION = [
     re.compile(
         rf"^what\s+(?:does|do|did)\s+{_ARTICLE}(?P<x>.+?)\s+(?:(?:actually|really|exactly)\s+)?"
         rf"(?:mean|stand\s+for|refer\s+to|"
-        rf"denote|indicate|signify){_END}",
+        rf"denote|indicate|signify)(?:\s+(?:in|under|per)\s+.+?)?{_END}",
         re.I,
     ),
     re.compile(rf"^(?:define|explain)\s+{_ARTICLE}(?P<x>.+?){_END}", re.I),
@@ -94,9 +101,10 @@ _DEFINITION = [
     re.compile(
         r"^(?!(?:what|which|how|why|when|who|where|is|are|was|were|does|do|did|can|could|will|"
         r"would|should|must|may|has|have|give|tell|show|find|explain|list|name)\b)"
-        rf"(?P<x>.+?)\s+(?:meaning|definition){_END}",
+        rf"(?P<x>.+?)\s+(?:meaning|definition)(?:\s+(?:in|from|per)\s+.+?)?{_END}",
         re.I,
     ),
+    _TOPIC_ASK,
     # "what does threat modeling actually involve ...": what it is made of.
     re.compile(
         rf"^what\s+(?:does|do)\s+{_ARTICLE}(?P<x>.+?)\s+(?:(?:actually|really|exactly)\s+)?"
@@ -163,7 +171,9 @@ _PROCEDURE = re.compile(
     re.I,
 )
 _MAX_TERM_WORDS = 6
-_QUALIFIER = re.compile(r"\s+(?:for|in|of|under)\s+(?:the\s+)?(?=[A-Z0-9])")
+# "... in FIPS 199", "... in http/1.1", "... under sp 800-46": a document or version,
+# capitalised or typed in lower case with its number.
+_QUALIFIER = re.compile(r"\s+(?:for|in|of|under)\s+(?:the\s+)?(?=[A-Z0-9]|[a-z]+[\s/-]?\d)")
 _ASIDE = re.compile(
     r",\s*(?:as\s+opposed\s+to|unlike|compared\s+(?:with|to)|rather\s+than|versus|vs\.?|"
     r"not|and\s+not|as\s+(?:used|defined|described)|in\s+(?:the|this)|according\s+to)\b"
@@ -284,7 +294,8 @@ def parse_question(text: str) -> Question:
     authors = _AUTHORS.search(q) is not None
     parsed = _parse(q)
     setting = _SETTING.match(q)
-    lead = setting or _SCENE.match(q)
+    topic = _TOPIC_ASK.match(q) is not None and parsed.kind is QuestionKind.DEFINITION
+    lead = None if topic else setting or _SCENE.match(q)
     second = _SECOND_ASK.search(q, lead.end() if lead else 0)
     if lead is not None or second is not None:
         # "Under RFC 7230, what must a server do ...?" asks what its main clause asks,
@@ -370,6 +381,9 @@ def _bare_term(x: str) -> str:
     management or operational ones" about technical controls.
     """
     x = _ASIDE.split(x, maxsplit=1)[0]
+    quoted = _QUOTES.match(x)
+    if quoted is not None:
+        return quoted.group(1).strip()  # "'security category' in the fips standards"
     return _QUOTES.sub(r"\1", x).strip()
 
 
