@@ -123,6 +123,7 @@ class _Model:
 
     def __init__(self, number: Callable[[Sequence[Passage]], int]) -> None:
         self.number = number
+        self.text = PAYMENT
         self.calls: list[tuple[str, str | None]] = []
 
     def generate(
@@ -134,7 +135,7 @@ class _Model:
         feedback: str | None = None,
     ) -> Generation:
         self.calls.append((question, feedback))
-        return Generation((GeneratedClaim(PAYMENT, (self.number(passages),)),), True)
+        return Generation((GeneratedClaim(self.text, (self.number(passages),)),), True)
 
 
 def test_a_model_writes_items_that_are_checked_and_the_disclaimer_is_added_after(
@@ -173,8 +174,15 @@ class _Doubting:
 def test_an_unsupported_item_fails_the_whole_result(corpus: Corpus) -> None:
     doc = _md(corpus, CONTRACT)
     assert doc is not None
+    # The offline items are quotes of the document: a quote stands by what it is,
+    # whatever a checker makes of its wording.
+    quoted = run_studio(corpus.store, _Doubting(), doc, "summary", tenant="default")
+    assert quoted.items and all(i.verdict is SupportVerdict.SUPPORTED for i in quoted.items)
+    # A model's own words are the checker's to judge: one rejected item fails them all.
+    model = _Model(lambda passages: next(p.number for p in passages if PAYMENT in p.text))
+    model.text = "The client settles each invoice of EUR 4,000 a month within a month."
     with pytest.raises(UnsupportedClaimError):
-        run_studio(corpus.store, _Doubting(), doc, "summary", tenant="default")
+        run_studio(corpus.store, _Doubting(), doc, "contract", tenant="default", generator=model)
 
 
 @pytest.mark.skipif(not DOCUMENTS.is_dir(), reason=f"shared documents absent at {DOCUMENTS}")
