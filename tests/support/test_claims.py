@@ -111,3 +111,17 @@ def test_a_run_across_two_passages_with_pdf_bullets_is_judged_item_by_item() -> 
         "\uf03c Physically secure telework PCs by using fingerprint readers.", passages
     )
     assert judged.score == alone.score < 1.0
+
+
+def test_words_cut_from_inside_a_sentence_are_no_quote() -> None:
+    # Quote-mining: the words are in the passage, the statement is not.
+    text = (
+        "Many customers believe that customers pay the bank transfer fees. In fact the vendor does."
+    )
+    mined = "customers pay the bank transfer fees."
+    assert mined in text
+    result = check_claim(DEFAULT, mined, [passage(text)])
+    assert result.score < 1.0
+    assert result == DEFAULT.check(mined, [passage(text)])
+    whole = check_claim(DEFAULT, "In fact the vendor does.", [passage(text)])
+    assert whole.verdict is SupportVerdict.SUPPORTED and whole.score == 1.0

@@ -34,6 +34,7 @@ _MIN_WORDS = 4
 # Bullets as extracted: ASCII and Unicode ones, and the private-use glyphs of PDF
 # symbol fonts ("\uf03c", "\uf0b7").
 _MARK = "-–•*▪◦‣●○■□➢\uf000-\uf0ff"
+_MARK_CHARS = frozenset("-–•*▪◦‣●○■□➢") | {chr(c) for c in range(0xF000, 0xF100)}
 _ITEM_BREAK = re.compile(
     rf"(?<=[:;])\s+(?=[{_MARK}]\s)|(?<=[:|])\s+(?=\|\s)|\n\s*(?=(?:[{_MARK}|]|\d{{1,2}}[.)])\s)"
 )
@@ -60,14 +61,33 @@ def check_claim(
 
 
 def _quoted(part: str, passages: Sequence[SupportPassage]) -> SupportResult | None:
-    """Supported, at the span it quotes, when ``part`` is word for word in a passage."""
+    """Supported, at the span it quotes, when ``part`` is word for word a whole
+    sentence, item or row of a passage (or a run of them). A piece cut from inside
+    one is left to the checker: "customers pay the fees", quoted out of "Many
+    believe that customers pay the fees; in fact the vendor does.", is no quote."""
     words = part.split()
     if not words:
         return None
     pattern = re.compile(r"\s+".join(re.escape(w) for w in words))
     for passage in passages:
-        m = pattern.search(passage.text)
-        if m is not None:
-            span = passage.span_id(m.start(), m.end())
-            return SupportResult(SupportVerdict.SUPPORTED, 1.0, (span,), reasons=(_QUOTE,))
+        text = passage.text
+        for m in pattern.finditer(text):
+            if _opens_unit(text, m.start()) and _closes_unit(text, m.end()):
+                span = passage.span_id(m.start(), m.end())
+                return SupportResult(SupportVerdict.SUPPORTED, 1.0, (span,), reasons=(_QUOTE,))
     return None
+
+
+def _opens_unit(text: str, start: int) -> bool:
+    before = text[:start].rstrip(" \t")
+    if not before or before[-1] in "\n.!?:;|":
+        return True
+    # after a bullet, not after the hyphen of "non-payment"
+    return before[-1] in _MARK_CHARS and (len(before) == 1 or before[-2].isspace())
+
+
+def _closes_unit(text: str, end: int) -> bool:
+    if text[end - 1] in ".!?:;|":
+        return True
+    after = text[end:].lstrip(" \t")
+    return not after or after[0] == "\n"
