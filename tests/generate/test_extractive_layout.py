@@ -33,7 +33,6 @@ def stems(*words: str) -> tuple[str, ...]:
         ("Under which conditions does it persist?", QuestionKind.CONDITION, None),
         ("In what 8 languages is the engine offered?", QuestionKind.LIST, stems("languages")),
         ("In which responses is the header forbidden?", QuestionKind.LIST, stems("responses")),
-        ("In what way does the model imitate people?", QuestionKind.PROCEDURE, None),
         # typed definitions: a quoted term, "X definition in Y", "X - what is it", a
         # lower-case document after the term
         (

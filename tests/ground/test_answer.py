@@ -424,8 +424,75 @@ def test_a_claim_of_several_sentences_is_support_checked_sentence_by_sentence(
         options=LEXICAL,
         support=Recording(embedder),  # type: ignore[arg-type]
     )
-    # The first sentence is word for word in the passage, a quote that needs no
-    # checker; the second is the checker's to judge.
-    assert seen == ["They are kept after the year."]
+    assert seen == [
+        "Customer invoices are retained for seven years.",
+        "They are kept after the year.",
+    ]
     assert 0 in result.support  # one verdict for the claim: its weakest sentence's
-    assert result.support[0].score < 1.0
+
+
+class _Doubting:
+    """A support checker that backs nothing, and records what it was asked."""
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    def check(self, claim: str, passages):  # type: ignore[no-untyped-def]
+        from pincite.support.base import SupportResult
+
+        self.asked.append(claim)
+        return SupportResult(SupportVerdict.UNSUPPORTED, 0.0)
+
+
+def _sentence_span(corpus: Corpus, sentence: str) -> tuple[int, int]:
+    (doc,) = corpus.documents(tenant="acme")
+    text = corpus.versions(doc.document_id, tenant="acme")[0].text
+    start = text.index(sentence)
+    return start, start + len(sentence)
+
+
+def test_a_claim_that_is_word_for_word_its_cited_sentence_needs_no_checker(acme: Corpus) -> None:
+    sentence = "Customer invoices are retained for seven years."
+    span = _sentence_span(acme, sentence)
+    doubting = _Doubting()
+    # Extra whitespace is no change of words.
+    said = GeneratedClaim("Customer invoices  are retained\nfor seven years.", (1,), spans=(span,))
+    result = answer_question(
+        acme,
+        "invoices retained",
+        ScriptedGenerator(Generation((said,), True)),
+        tenant="acme",
+        options=LEXICAL,
+        support=doubting,  # type: ignore[arg-type]
+    )
+    assert result.outcome is Outcome.ANSWERED and doubting.asked == []
+    assert result.support[0].verdict is SupportVerdict.SUPPORTED and result.support[0].score == 1.0
+
+
+@pytest.mark.parametrize(
+    ("text", "pinned"),
+    [
+        # words cut from inside the cited sentence: no quote of it
+        ("invoices are retained for seven years.", True),
+        # one word changed
+        ("Customer invoices are retained for eight years.", True),
+        # the sentence copied, but citing the whole passage, which says more
+        ("Customer invoices are retained for seven years.", False),
+    ],
+)
+def test_anything_but_the_cited_text_itself_goes_to_the_checker(
+    acme: Corpus, text: str, pinned: bool
+) -> None:
+    span = _sentence_span(acme, "Customer invoices are retained for seven years.")
+    doubting = _Doubting()
+    said = GeneratedClaim(text, (1,), spans=(span,) if pinned else ())
+    result = answer_question(
+        acme,
+        "invoices retained",
+        ScriptedGenerator(Generation((said,), True)),
+        tenant="acme",
+        options=LEXICAL,
+        support=doubting,  # type: ignore[arg-type]
+    )
+    assert result.outcome is not Outcome.ANSWERED  # the checker backs nothing: fail closed
+    assert text in doubting.asked

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from support_fakes import passage
 
-from pincite.ids import SpanRef, decode
-from pincite.support.base import SupportVerdict
-from pincite.support.claims import check_claim
+from pincite.support.base import SupportPassage, SupportResult, SupportVerdict
+from pincite.support.claims import check_claim, quoted
 from pincite.support.heuristic import default_support_checker
 
 TEXT = (
@@ -52,38 +53,39 @@ LIST = (
     "- the Customer's own equipment, network or internet connection;\n\n"
     "- features that are labelled as beta;\n\n"
     "- a suspension for non-payment or for breach of these terms;\n\n"
-    "- events beyond our reasonable control, such as a national power failure.\n\n"
-    "| Continuous service | Full pay |\n| --- | --- |\n| 2 to 5 years | 10 weeks |\n"
+    "- events beyond our reasonable control, such as a national power failure."
 )
-FLAT_LEAD_IN = " ".join(LIST.split("\n\n| Continuous")[0].split())
+LEAD_IN = "Downtime does not count towards the Monthly Uptime Percentage when it is caused by:"
+ITEMS = [line for line in LIST.split("\n\n")[1:]]
 DEFAULT = default_support_checker()
 
 
-def test_a_lead_in_quoted_with_its_items_is_supported() -> None:
-    # Flattened to one line, as an answer states it; a checker reads it as one long
-    # sentence and rejected it, though every word of it is in the passage.
-    assert "\n" not in FLAT_LEAD_IN and FLAT_LEAD_IN not in LIST
-    result = check_claim(DEFAULT, FLAT_LEAD_IN, [passage(LIST, start=40)])
-    assert result.verdict is SupportVerdict.SUPPORTED and result.score == 1.0
-    # its evidence is the exact characters quoted (the lead-in and each item), in the
-    # version's offsets
-    quoted = []
-    for span in result.sentence_ids:
-        ref = decode(span)
-        assert isinstance(ref, SpanRef)
-        quoted.append(LIST[ref.start - 40 : ref.end - 40])
-    assert len(quoted) == 6 and quoted[0].endswith("caused by:")
-    assert quoted[1] == "- Scheduled Maintenance;"
-    assert quoted[-1] == "- events beyond our reasonable control, such as a national power failure."
-    rows = "Sick pay: | Continuous service | Full pay | | 2 to 5 years | 10 weeks |"
-    assert check_claim(DEFAULT, rows, [passage(LIST)]).verdict is not SupportVerdict.UNSUPPORTED
+class Recording:
+    """The default checker, recording each statement it is asked about."""
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    def check(self, claim: str, passages: Sequence[SupportPassage]) -> SupportResult:
+        self.asked.append(claim)
+        return DEFAULT.check(claim, passages)
+
+
+def test_a_lead_in_with_its_items_is_judged_part_by_part() -> None:
+    flat = " ".join(LIST.split())  # as an answer states it, on one line
+    whole = DEFAULT.check(flat, [passage(LIST)])
+    assert whole.verdict is not SupportVerdict.SUPPORTED  # one long "sentence" fails
+    recording = Recording()
+    result = check_claim(recording, flat, [passage(LIST)])
+    assert recording.asked == [LEAD_IN, *ITEMS]
+    assert result.verdict is SupportVerdict.SUPPORTED
+    assert len(result.sentence_ids) >= 3
 
 
 def test_each_item_of_a_list_claim_must_hold() -> None:
     # An answer's list with one item the passage never states is judged by that item.
-    lead_in = "Downtime does not count towards the Monthly Uptime Percentage when it is caused by:"
-    true = f"{lead_in} - Scheduled Maintenance; - features that are labelled as beta;"
-    false = f"{lead_in} - Scheduled Maintenance; - the vendor's own equipment;"
+    true = f"{LEAD_IN} - Scheduled Maintenance; - features that are labelled as beta;"
+    false = f"{LEAD_IN} - Scheduled Maintenance; - the vendor's own equipment;"
     assert check_claim(DEFAULT, true, [passage(LIST)]).verdict is SupportVerdict.SUPPORTED
     weakest = check_claim(DEFAULT, false, [passage(LIST)])
     assert weakest.verdict is not SupportVerdict.SUPPORTED
@@ -91,37 +93,34 @@ def test_each_item_of_a_list_claim_must_hold() -> None:
     assert (weakest.verdict, weakest.score) == (alone.verdict, alone.score)
 
 
-def test_a_run_across_two_passages_with_pdf_bullets_is_judged_item_by_item() -> None:
-    # A PDF's symbol-font bullet ("\uf03c") and a lead-in that ends one chunk while
-    # its items open the next: each item is a quote of the second passage.
-    first = "Other security measures that are important for telework include the following:"
-    second = (
-        "\uf03c Have a separate user account with limited privileges for each person.\n"
-        "\uf03c Physically secure telework PCs by using cable locks."
+def test_a_short_lead_in_is_judged_too_and_pdf_bullets_split_items() -> None:
+    # "Employees may:" carries what the items are; dropping it as a fragment would
+    # let a "must not" list pass as a "may" one.
+    recording = Recording()
+    claim = (
+        "Employees may: \uf03c share passwords with colleagues; \uf0b7 disable antivirus software."
     )
-    claim = f"{first} {' '.join(second.split())}"
-    passages = [passage(first), passage(second, k=1)]
-    result = check_claim(DEFAULT, claim, passages)
-    assert result.verdict is SupportVerdict.SUPPORTED
-    assert len(result.sentence_ids) == 3
-    # an item changed is no quote: the checker judges it, and the claim stands as it does
-    forged = claim.replace("cable locks", "fingerprint readers")
-    judged = check_claim(DEFAULT, forged, passages)
-    alone = DEFAULT.check(
-        "\uf03c Physically secure telework PCs by using fingerprint readers.", passages
+    check_claim(recording, claim, [passage("Employees must not share passwords.")])
+    assert recording.asked == [
+        "Employees may:",
+        "\uf03c share passwords with colleagues;",
+        "\uf0b7 disable antivirus software.",
+    ]
+    # a hyphen inside a word is no bullet
+    recording = Recording()
+    check_claim(
+        recording, "Refunds follow non-payment disputes; - refunds take ten days.", [passage(LIST)]
     )
-    assert judged.score == alone.score < 1.0
+    assert recording.asked[0] == "Refunds follow non-payment disputes;"
 
 
-def test_words_cut_from_inside_a_sentence_are_no_quote() -> None:
-    # Quote-mining: the words are in the passage, the statement is not.
-    text = (
-        "Many customers believe that customers pay the bank transfer fees. In fact the vendor does."
-    )
-    mined = "customers pay the bank transfer fees."
-    assert mined in text
-    result = check_claim(DEFAULT, mined, [passage(text)])
-    assert result.score < 1.0
-    assert result == DEFAULT.check(mined, [passage(text)])
-    whole = check_claim(DEFAULT, "In fact the vendor does.", [passage(text)])
-    assert whole.verdict is SupportVerdict.SUPPORTED and whole.score == 1.0
+def test_quoted_is_the_cited_text_word_for_word_and_nothing_else() -> None:
+    span = "ev1:s:11111111-1111-4111-8111-111111111111:0123456789abcdef:10-60"
+    cited = [(span, "Customer invoices are\nretained for seven years."), ("ev1:c:x", "- Two;")]
+    result = quoted("Customer invoices are retained for seven years. - Two;", cited)
+    assert result is not None and result.verdict is SupportVerdict.SUPPORTED
+    assert result.score == 1.0 and result.sentence_ids == (span,)
+    assert quoted("invoices are retained for seven years. - Two;", cited) is None
+    assert quoted("Customer invoices are retained for eight years. - Two;", cited) is None
+    assert quoted("- Two; Customer invoices are retained for seven years.", cited) is None
+    assert quoted("", cited) is None and quoted("Anything.", []) is None

@@ -24,7 +24,7 @@ from pincite.model import Hit
 from pincite.retrieve.continuation import with_continuation
 from pincite.retrieve.search import SearchOptions
 from pincite.support.base import SupportChecker, SupportPassage, SupportResult, SupportVerdict
-from pincite.support.claims import check_claim
+from pincite.support.claims import check_claim, quoted
 from pincite.support.heuristic import support_checker_for
 
 _LISTING = frozenset({QuestionKind.LIST, QuestionKind.CONDITION})
@@ -147,7 +147,11 @@ def check_support(
         passages = [
             SupportPassage(h.evidence_id, h.chunk.text, h.chunk.start) for h in hits.values()
         ]
-        verdict = check_claim(checker, claim.text, passages)
+        cited = [
+            (c.evidence_id, hits[c.chunk_id].chunk.text[slice(*_within(c, hits[c.chunk_id]))])
+            for c in sources
+        ]
+        verdict = quoted(claim.text, cited) or check_claim(checker, claim.text, passages)
         verdicts[i] = verdict
         if (
             policy is SupportPolicy.REJECT
@@ -156,6 +160,11 @@ def check_support(
         ):
             raise UnsupportedClaimError(claim.text, claim.citation_ids)
     return verdicts
+
+
+def _within(citation: Citation, hit: Hit) -> tuple[int, int]:
+    """The citation's span in its chunk's own offsets."""
+    return citation.span[0] - hit.chunk.start, citation.span[1] - hit.chunk.start
 
 
 def narrow_citations(

@@ -158,15 +158,14 @@ _NUMBER = re.compile(
     re.I,
 )
 _CONDITION = re.compile(
-    r"^(?:when|under\s+what|in\s+what(?!\s+ways?\b)|in\s+which|under\s+which|if|"
-    r"what\s+happens\s+(?:if|when))\b",
+    r"^(?:when|under\s+what|in\s+what|in\s+which|under\s+which|if|what\s+happens\s+(?:if|when))\b",
     re.I,
 )
 _REASON = re.compile(r"^(?:why|for\s+what\s+reason|what\s+is\s+the\s+reason)\b", re.I)
 # "What happens when ... Max-Forwards is 0?" asks for a consequence, not a number.
 _OUTCOME = re.compile(r"^what\s+happens\s+(?:if|when|after|once)\b", re.I)
 _PROCEDURE = re.compile(
-    r"^(?:how\s+(?:do|does|did|should|can|could|must|is|are|to)\b|what\s+steps|in\s+what\s+ways?\b|"
+    r"^(?:how\s+(?:do|does|did|should|can|could|must|is|are|to)\b|what\s+steps|"
     r"what\s+(?:should|must)\b|what\s+is\s+the\s+(?:procedure|process)\b)",
     re.I,
 )

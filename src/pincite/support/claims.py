@@ -7,12 +7,10 @@ scored as one long statement against a single closest sentence and judged
 unsupported although every sentence of it is in the passage. Judging each
 sentence and keeping the weakest verdict is both fairer to a true run and
 stricter with a claim that adds one false sentence to a true one. A lead-in
-quoted with its items ("... when it is caused by: - Scheduled Maintenance; -
-features labelled as beta; ...") is one sentence to a sentence splitter; each
-item is judged on its own, as the list it was cut from states it. A part
-found word for word in a cited passage (whitespace aside) is supported by what
-it is, a quote: a checker that scores wording and roles can misjudge a verbless
-table row or a list item it reads out of its lead-in, but not an identity.
+with its items ("... when it is caused by: - Scheduled Maintenance; - features
+labelled as beta; ...") is one sentence to a sentence splitter; the lead-in and
+each item are judged on their own, the lead-in however short ("Employees may:"
+carries what the items are).
 """
 
 from __future__ import annotations
@@ -24,70 +22,60 @@ from dataclasses import replace
 from pincite.sentences import sentence_spans
 from pincite.support.base import SupportChecker, SupportPassage, SupportResult, SupportVerdict
 
-__all__ = ["check_claim"]
+__all__ = ["check_claim", "quoted"]
 
 # A sentence this short ("The potential impact is LOW if—") is no statement of its own.
 _MIN_WORDS = 4
-# Where a flattened list's next item starts: a bullet after a lead-in's colon or an
-# item's semicolon, a table row after a colon or the previous row, or a bullet,
-# number or row opening a line.
 # Bullets as extracted: ASCII and Unicode ones, and the private-use glyphs of PDF
 # symbol fonts ("\uf03c", "\uf0b7").
 _MARK = "-–•*▪◦‣●○■□➢\uf000-\uf0ff"
-_MARK_CHARS = frozenset("-–•*▪◦‣●○■□➢") | {chr(c) for c in range(0xF000, 0xF100)}
+# Where a flattened list's next item starts: a bullet after a lead-in's colon or an
+# item's semicolon, a table row after a colon or the previous row, or a bullet,
+# number or row opening a line. (No ``\s*`` before a lookahead: on a long run of
+# blank lines it would rescan the run from every newline.)
 _ITEM_BREAK = re.compile(
-    rf"(?<=[:;])\s+(?=[{_MARK}]\s)|(?<=[:|])\s+(?=\|\s)|\n\s*(?=(?:[{_MARK}|]|\d{{1,2}}[.)])\s)"
+    rf"(?<=[:;])\s+(?=[{_MARK}]\s)|(?<=[:|])\s+(?=\|\s)|\n[ \t]*(?=(?:[{_MARK}|]|\d{{1,2}}[.)])\s)"
 )
 _BULLET = re.compile(rf"^(?:[{_MARK}|]|\d{{1,2}}[.)])\s+")
-_QUOTE = "quoted word for word from the cited passage"
 _RANK = {SupportVerdict.UNSUPPORTED: 0, SupportVerdict.PARTIAL: 1, SupportVerdict.SUPPORTED: 2}
 
 
 def check_claim(
     checker: SupportChecker, claim: str, passages: Sequence[SupportPassage]
 ) -> SupportResult:
-    """``checker.check`` of the claim; of each of its sentences when it has several."""
+    """``checker.check`` of the claim; of each of its sentences, lead-ins and items when
+    it has several."""
     parts = [claim[s:e] for s, e in sentence_spans(claim)] if claim.strip() else []
     parts = [piece.strip() for part in parts for piece in _ITEM_BREAK.split(part)]
-    # An item is a statement however short ("- Scheduled Maintenance;"); a sentence
-    # this short is a fragment.
-    parts = [p for p in parts if _BULLET.match(p) or len(p.split()) >= _MIN_WORDS]
+    # An item is a statement however short ("- Scheduled Maintenance;"), and so is a
+    # lead-in; a sentence this short is a fragment.
+    parts = [
+        p for p in parts if _BULLET.match(p) or p.endswith(":") or len(p.split()) >= _MIN_WORDS
+    ]
     if len(parts) < 2:
-        return _quoted(claim, passages) or checker.check(claim, passages)
-    results = [_quoted(part, passages) or checker.check(part, passages) for part in parts]
+        return checker.check(claim, passages)
+    results = [checker.check(part, passages) for part in parts]
     weakest = min(results, key=lambda r: (_RANK[r.verdict], r.score))
     ids = dict.fromkeys(i for r in results for i in r.sentence_ids)
     return replace(weakest, sentence_ids=tuple(ids))
 
 
-def _quoted(part: str, passages: Sequence[SupportPassage]) -> SupportResult | None:
-    """Supported, at the span it quotes, when ``part`` is word for word a whole
-    sentence, item or row of a passage (or a run of them). A piece cut from inside
-    one is left to the checker: "customers pay the fees", quoted out of "Many
-    believe that customers pay the fees; in fact the vendor does.", is no quote."""
-    words = part.split()
-    if not words:
+_QUOTED = "the claim is word for word the text it cites"
+
+
+def quoted(claim: str, cited: Sequence[tuple[str, str]]) -> SupportResult | None:
+    """Supported when ``claim`` is, word for word, the text of its citations in order
+    (``cited``: each citation's evidence id and the characters it pins); else ``None``.
+
+    The extractive generator cites the sentences, items and rows it quotes; a
+    claim that says exactly what its cited characters say needs no checker, which
+    can misjudge a verbless table row or an item read apart from its lead-in. A
+    citation pins a whole sentence or passage, so this is no licence to quote
+    words cut from inside one: an LLM's claim cites passages, and only a claim
+    that copies all of a cited passage's text is supported this way.
+    """
+    words = claim.split()
+    if not words or not cited or words != " ".join(text for _, text in cited).split():
         return None
-    pattern = re.compile(r"\s+".join(re.escape(w) for w in words))
-    for passage in passages:
-        text = passage.text
-        for m in pattern.finditer(text):
-            if _opens_unit(text, m.start()) and _closes_unit(text, m.end()):
-                span = passage.span_id(m.start(), m.end())
-                return SupportResult(SupportVerdict.SUPPORTED, 1.0, (span,), reasons=(_QUOTE,))
-    return None
-
-
-def _opens_unit(text: str, start: int) -> bool:
-    before = text[:start].rstrip(" \t")
-    if not before or before[-1] in "\n.!?:;|":
-        return True
-    # after a bullet, not after the hyphen of "non-payment"
-    return before[-1] in _MARK_CHARS and (len(before) == 1 or before[-2].isspace())
-
-
-def _closes_unit(text: str, end: int) -> bool:
-    if text[end - 1] in ".!?:;|":
-        return True
-    after = text[end:].lstrip(" \t")
-    return not after or after[0] == "\n"
+    spans = tuple(evidence_id for evidence_id, _ in cited if evidence_id.startswith("ev1:s:"))
+    return SupportResult(SupportVerdict.SUPPORTED, 1.0, spans, reasons=(_QUOTED,))
