@@ -62,6 +62,12 @@ def stems(*words: str) -> tuple[str, ...]:
         ),
         # a scene, not a term
         ("I read about VMI - what is it?", QuestionKind.OTHER, stems("vmi")),
+        ("Ok - what is that?", QuestionKind.OTHER, ()),
+        (
+            "what is the fee for the first 3 months",
+            QuestionKind.DEFINITION,
+            stems("fee", "first", "3", "months"),
+        ),
         ("How does a client retry a request?", QuestionKind.PROCEDURE, None),
         ("What is the name of the largest city?", QuestionKind.OTHER, None),
     ],

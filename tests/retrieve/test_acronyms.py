@@ -80,3 +80,46 @@ def test_another_tenant_neither_spells_nor_blocks_the_acronym(spelled_corpus: Co
         # ... and where the acronym is used, its own word finds it
         own = corpus.retrieve("Is MFA required?", tenant="rival", options=opts).hits
         assert [h.document.uri for h in own] == ["r"]
+
+
+def test_a_scope_decides_what_the_corpus_uses(spelled_corpus: Corpus) -> None:
+    with spelled_corpus as corpus:
+        corpus.ingest_text(
+            "MFA tokens are issued by the Mobile Fleet Agency.", uri="g", tenant="acme"
+        )
+        docs = {d.uri: d.document_id for d in corpus.documents(tenant="acme")}
+        opts = SearchOptions(mode=SearchMode.LEXICAL)
+        question = "Is MFA required for remote access?"
+        # the glossary uses the acronym, so across the tenant it is searched as it is ...
+        whole = corpus.retrieve(question, tenant="acme", options=opts).hits
+        assert "g" in [h.document.uri for h in whole] and whole[0].document.uri != "security"
+        # ... but inside a scope without it, it is spelled out from the scope's own texts
+        scope = (docs["security"], docs["facilities"])
+        hits = corpus.retrieve(question, tenant="acme", options=opts, scope=scope).hits
+        assert [h.document.uri for h in hits][:1] == ["security"]
+
+
+def test_the_lexical_search_runs_again_only_for_an_unused_acronym(
+    spelled_corpus: Corpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pincite.retrieve import channels
+
+    runs: list[str] = []
+    lexical = channels.lexical
+
+    def counting(store, tenant, question, pool, scope):  # type: ignore[no-untyped-def]
+        runs.append(question)
+        return lexical(store, tenant, question, pool, scope)
+
+    monkeypatch.setattr(channels, "lexical", counting)
+    opts = SearchOptions(mode=SearchMode.LEXICAL)
+    with spelled_corpus as corpus:
+        corpus.retrieve("Is MFA required for remote access?", tenant="acme", options=opts)
+        assert runs == [
+            "Is MFA required for remote access?",
+            "Is MFA required for remote access? multi factor authentication",
+        ]
+        runs.clear()
+        corpus.ingest_text("MFA tokens are issued by IT.", uri="g", tenant="acme")
+        corpus.retrieve("Is MFA required for remote access?", tenant="acme", options=opts)
+        assert runs == ["Is MFA required for remote access?"]

@@ -63,10 +63,12 @@ class Question:
 
 _ARTICLE = r"(?:(?:a|an|the)\s+)?"
 _END = r"\s*[?.!]*\s*$"
-# "head of line blocking in http/1.1 - what is it": the topic, then the question (not
-# "I read about VMI - what is it?", a scene).
+# "head of line blocking in http/1.1 - what is it": the topic, a dash, then the
+# question. Not a scene ("I read about VMI - what is it?") or a greeting ("Ok - what
+# is that?", "Quick question - what is it?").
 _TOPIC_ASK = re.compile(
-    r"^(?!(?:i|we|my|our|you|they|he|she|it|this|that)\b)(?P<x>[^?]+?)(?:\s+[-–—]\s+|\s*[:,]\s*)"
+    r"^(?!(?:i|we|my|our|you|they|he|she|it|this|that|ok|okay|hi|hello|hey|thanks|sorry|so|"
+    r"well|quick|question|regarding|about|re)\b)(?P<x>[^?]+?)\s+[-–—]\s+"
     rf"what\s+(?:is|are)\s+(?:it|they|that|this){_END}",
     re.I,
 )
@@ -130,7 +132,7 @@ _LIST = [
     re.compile(
         r"^(?:in|on|for|from|to|at|by|with|under)\s+(?:what|which)\s+(?:(?:\d+|two|three|four|five|"
         r"six|seven|eight|nine|ten)\s+)?(?!(?:cases|circumstances|conditions|situations|scenarios|"
-        r"events|instances|contexts|settings|ways)\b)(?P<x>(?-i:[a-z]*[a-hj-rtv-z]s))\s+(?:is|are|"
+        r"events|instances|contexts|settings|ways|means)\b)(?P<x>(?-i:[a-z]*[a-hj-rtv-z]s))\s+(?:is|are|"
         r"was|were|does|do|did|can|could|should|must|will|would|may|might|has|have)\b.*" + _END,
         re.I,
     ),
@@ -171,8 +173,12 @@ _PROCEDURE = re.compile(
 )
 _MAX_TERM_WORDS = 6
 # "... in FIPS 199", "... in http/1.1", "... under sp 800-46": a document or version,
-# capitalised or typed in lower case with its number.
-_QUALIFIER = re.compile(r"\s+(?:for|in|of|under)\s+(?:the\s+)?(?=[A-Z0-9]|[a-z]+[\s/-]?\d)")
+# capitalised or typed in lower case with its number (not "the fee for the first 3
+# months").
+_QUALIFIER = re.compile(
+    r"\s+(?:for|in|of|under)\s+(?:the\s+)?"
+    r"(?=[A-Z0-9]|(?:rfc|sp|fips|nist|iso|iec|http|https|tls|ssl|ipv|ieee)\s?[/-]?\d)"
+)
 _ASIDE = re.compile(
     r",\s*(?:as\s+opposed\s+to|unlike|compared\s+(?:with|to)|rather\s+than|versus|vs\.?|"
     r"not|and\s+not|as\s+(?:used|defined|described)|in\s+(?:the|this)|according\s+to)\b"

@@ -81,23 +81,20 @@ def expansion(question: str, texts: Iterable[str], unused: Callable[[str], bool]
     ``""`` when there is none.
 
     ``unused(word)`` says whether no searchable passage holds ``word``; it is
-    asked only of the question's possible acronyms.
+    asked only of acronyms the texts spell out (a search each, so most questions
+    ask none).
     """
     asked = asked_acronyms(question)
     if not asked:
         return ""
-    wanted = [(a, every) for a, every in asked if unused(a.casefold())]
-    if not wanted:
-        return ""
-    found: dict[str, Counter[tuple[str, ...]]] = {a: Counter() for a, _ in wanted}
+    found: dict[str, Counter[tuple[str, ...]]] = {a: Counter() for a, _ in asked}
     for text in texts:
-        for acronym, every in wanted:
-            found[acronym].update(
-                tuple(w.casefold() for w in r) for r in spellings(acronym, text, every)
-            )
+        for acronym, every in asked:
+            runs = spellings(acronym, text, every)
+            found[acronym].update(tuple(w.casefold() for w in r) for r in runs)
     words: list[str] = []
-    for counts in found.values():
-        if counts:
+    for acronym, counts in found.items():
+        if counts and unused(acronym.casefold()):
             # Counter keeps first-seen order among equals: the best candidate's spelling.
             words.extend(counts.most_common(1)[0][0])
     return " ".join(words)
