@@ -1086,3 +1086,40 @@ def test_a_sentence_whose_subject_is_a_bare_pronoun_is_quoted_with_the_one_befor
         )
         found = generate("Do offsite backups need to be encrypted?", backups)
         assert found.claims[0].text.startswith(opening), opening
+
+
+def test_a_consequence_is_quoted_with_what_it_follows_from_even_across_a_paragraph() -> None:
+    # "As a result, ..." says why only with the paragraph before it.
+    text = (
+        "One attempted solution was a Proxy-Connection header field. In practice this was "
+        "unworkable, because proxies are often deployed in multiple layers.\n\n"
+        "As a result, clients are encouraged not to send the Proxy-Connection header field.\n\n"
+        "Clients may still use keep-alive with older servers.\n"
+    )
+    found = passage(1, text)
+    generation = generate("Why shouldn't clients send the Proxy-Connection header?", found)
+    claim = generation.claims[0].text
+    assert claim.startswith("In practice this was unworkable, because proxies")
+    assert claim.endswith("not to send the Proxy-Connection header field.")
+    assert_pinned(generation, [found])
+    # A sentence that merely opens the paragraph is quoted alone.
+    plain = passage(2, text.replace("As a result, clients", "Clients"))
+    alone = generate("Why shouldn't clients send the Proxy-Connection header?", plain)
+    assert alone.claims[0].text.startswith("Clients are encouraged not to send")
+
+
+def test_a_glossary_label_of_the_term_alone_is_its_entry() -> None:
+    # "SECURITY CATEGORY: ..." is the glossary's entry for the term, as a quoted term's
+    # sentence is: the whole definition bonus, not the share of "X is" with no title.
+    glossary = passage(
+        1,
+        "Terms used here are defined below. SECURITY CATEGORY: The characterization of "
+        "information based on an assessment of the potential impact. Security category: "
+        "a term of this standard and its successors.",
+    )
+    ranked = ExtractiveGenerator().rank_sentences("What is a security category?", [glossary])
+    definitions = {c.text[:20]: c.definition for c in ranked}
+    assert definitions["SECURITY CATEGORY: T"] == 1.0
+    # more words before the colon than the term: no label of it
+    assert definitions["Terms used here are "] == 0.0
+    assert ranked[0].text.startswith("SECURITY CATEGORY: The characterization")

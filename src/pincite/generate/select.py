@@ -121,16 +121,16 @@ _WORD = re.compile(r"\w+")
 _NEXT_ENTRY = re.compile(
     r"[\"“‘'][^\"”’']{1,60}[\"”’']\s+(?:means|shall\s+mean|is\s+defined\s+as|refers\s+to)\b"
 )
-# A sentence that opens by pointing back ("These methods", "This property") says
-# nothing alone when the sentence before names what it points at.
+# "These methods ...", "This property ...": nothing alone if the sentence before names it.
 _ANAPHORA = re.compile(r"(?:These|This|Those|Such)\s+([a-z]\w+)\b")
 # "It applies to ..." after "This policy sets ...": a bare pronoun subject says nothing
-# alone. Not "It is recommended", "They can": after an auxiliary it is often empty.
+# alone (not "It is recommended": after an auxiliary it is often empty).
 _PRONOUN_SUBJECT = re.compile(
     r"(?:It|They)\s+(?!(?:is|was|are|were|may|might|can|could|would|will|should|must|has|"
     r"have|had|seems|appears|does|do|did|also|not|follows|turns|remains|becomes|makes|takes|"
     r"happens|matters)\b|\w+n['’]t\b)[a-z]+\b"
 )
+_LEADS_ON = re.compile(r"(?:As\s+a\s+result|Therefore|Consequently|Hence)\b")
 # Further in: "The methods GET, HEAD, PUT and DELETE share this property.", "The
 # value of this field", "when such devices are used". Not "of this document" or "in
 # this paper", which point at the text itself, nor idioms ("in this case", "this
@@ -359,11 +359,11 @@ def _pieces(
 def _pointed_at(p: Passage, units: list[Unit], i: int, start: int) -> int:
     """Where a sentence that points back must start so that what it points at is quoted.
 
-    "These methods ought to be considered safe.": which methods, the sentence
-    before says (and what "It applies ..." applies); "The value of this field"
-    after "This field MAY ..." after "The Retry-After response-header field
-    ...": a chain of pointers is followed back to the sentence that names its
-    thing, at most ``_POINTER_CHAIN`` sentences.
+    "These methods ought to be considered safe.": which methods, the sentence before
+    says (what "It applies ..." applies, what "As a result, ..." results from, even
+    across a paragraph); "The value of this field" after "This field MAY ..." after
+    "The Retry-After response-header field ...": a chain of pointers is followed
+    back, at most ``_POINTER_CHAIN`` sentences.
     """
     j, at = i, start
     while j > 0 and i - j < _POINTER_CHAIN:
@@ -371,9 +371,9 @@ def _pointed_at(p: Passage, units: list[Unit], i: int, start: int) -> int:
         prev = units[j - 1]
         same_paragraph = "\n\n" not in p.text[prev.end : at]
         named = bool(pointed) and pointed <= set(content_stems(p.text[prev.start : prev.end]))
-        # "It applies to ...": to what the sentence before is about.
-        named = named or _PRONOUN_SUBJECT.match(p.text, at) is not None
-        if prev.role is not Role.STATEMENT or not same_paragraph or not named:
+        leads_on = _LEADS_ON.match(p.text, at) is not None
+        named = named or leads_on or _PRONOUN_SUBJECT.match(p.text, at) is not None
+        if prev.role is not Role.STATEMENT or not (same_paragraph or leads_on) or not named:
             break
         j, at = j - 1, prev.start
     return at
