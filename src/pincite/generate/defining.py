@@ -181,4 +181,6 @@ def _opens_with_term(
         return 0.0, False
     quoted = _QUOTED.search(head[: verb.start()])
     whole = quoted is not None and pool.match(question.focus, set(content_stems(quoted[1]))) >= m
-    return m, whole
+    # "SECURITY CATEGORY: The characterization ...": a glossary's label, the term alone.
+    label = verb.group().strip() == ":" and not extra
+    return m, whole or label
