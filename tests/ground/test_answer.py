@@ -444,26 +444,31 @@ class _Doubting:
         return SupportResult(SupportVerdict.UNSUPPORTED, 0.0)
 
 
-def _sentence_span(corpus: Corpus, sentence: str) -> tuple[int, int]:
+SENTENCE = "Customer invoices are retained for seven years."
+
+
+def _doubted(corpus: Corpus, text: str, *, pinned: bool):  # type: ignore[no-untyped-def]
+    """The answer to a claim ``text`` citing passage 1 (and, ``pinned``, the exact span
+    of SENTENCE in it), support-checked by a checker that backs nothing."""
     (doc,) = corpus.documents(tenant="acme")
-    text = corpus.versions(doc.document_id, tenant="acme")[0].text
-    start = text.index(sentence)
-    return start, start + len(sentence)
-
-
-def test_a_claim_that_is_word_for_word_its_cited_sentence_needs_no_checker(acme: Corpus) -> None:
-    sentence = "Customer invoices are retained for seven years."
-    span = _sentence_span(acme, sentence)
+    start = corpus.versions(doc.document_id, tenant="acme")[0].text.index(SENTENCE)
+    spans = ((start, start + len(SENTENCE)),) if pinned else ()
     doubting = _Doubting()
-    # Extra whitespace is no change of words.
-    said = GeneratedClaim("Customer invoices  are retained\nfor seven years.", (1,), spans=(span,))
     result = answer_question(
-        acme,
+        corpus,
         "invoices retained",
-        ScriptedGenerator(Generation((said,), True)),
+        ScriptedGenerator(Generation((GeneratedClaim(text, (1,), spans=spans),), True)),
         tenant="acme",
         options=LEXICAL,
         support=doubting,  # type: ignore[arg-type]
+    )
+    return result, doubting
+
+
+def test_a_claim_that_is_word_for_word_its_cited_sentence_needs_no_checker(acme: Corpus) -> None:
+    # Extra whitespace is no change of words.
+    result, doubting = _doubted(
+        acme, "Customer invoices  are retained\nfor seven years.", pinned=True
     )
     assert result.outcome is Outcome.ANSWERED and doubting.asked == []
     assert result.support[0].verdict is SupportVerdict.SUPPORTED and result.support[0].score == 1.0
@@ -483,16 +488,6 @@ def test_a_claim_that_is_word_for_word_its_cited_sentence_needs_no_checker(acme:
 def test_anything_but_the_cited_text_itself_goes_to_the_checker(
     acme: Corpus, text: str, pinned: bool
 ) -> None:
-    span = _sentence_span(acme, "Customer invoices are retained for seven years.")
-    doubting = _Doubting()
-    said = GeneratedClaim(text, (1,), spans=(span,) if pinned else ())
-    result = answer_question(
-        acme,
-        "invoices retained",
-        ScriptedGenerator(Generation((said,), True)),
-        tenant="acme",
-        options=LEXICAL,
-        support=doubting,  # type: ignore[arg-type]
-    )
+    result, doubting = _doubted(acme, text, pinned=pinned)
     assert result.outcome is not Outcome.ANSWERED  # the checker backs nothing: fail closed
     assert text in doubting.asked
