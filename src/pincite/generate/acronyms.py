@@ -18,17 +18,13 @@ from functools import lru_cache
 
 from pincite.retrieve.acronyms import ACRONYM as _ACRONYM
 from pincite.retrieve.acronyms import WORD as _WORD
+from pincite.retrieve.acronyms import lower_case_words
 from pincite.retrieve.acronyms import spells as _spells
-from pincite.retrieve.query import STOPWORDS
 from pincite.stems import stem
 
 __all__ = ["acronyms"]
 
 _WORDS_AT_MOST = 6
-# A lower-case word read as an acronym: three to five letters ("mfa", "byod"); two
-# ("hr", "it") match too much.
-_LOWER_SHORTEST = 3
-_LOWER_LONGEST = 5
 
 
 def acronyms(
@@ -49,7 +45,7 @@ def acronyms(
     for short in _acronyms(question):
         if stem(short.casefold()) in wanted and short in _initials(text, len(short)):
             found.add(stem(short.casefold()))
-    for word in _lower_case_words(question):
+    for word in lower_case_words(question):
         term = stem(word)
         if term in wanted and term in absent and word.upper() in _initials(text, len(word), True):
             found.add(term)
@@ -80,18 +76,6 @@ def _spelled_out(question: str) -> dict[str, tuple[tuple[str, ...], ...]]:
                 key = "".join(w[0] for w in run).upper()
                 out.setdefault(key, []).append(tuple(stem(w.casefold()) for w in run))
     return {k: tuple(v) for k, v in out.items()}
-
-
-@lru_cache(maxsize=256)
-def _lower_case_words(question: str) -> tuple[str, ...]:
-    """Short all-lower-case words of ``question``: acronyms as a hurried user types them."""
-    return tuple(
-        dict.fromkeys(
-            w
-            for w in _WORD.findall(question)
-            if w.islower() and _LOWER_SHORTEST <= len(w) <= _LOWER_LONGEST and w not in STOPWORDS
-        )
-    )
 
 
 def _initials(text: str, n: int, every_word: bool = False) -> set[str]:

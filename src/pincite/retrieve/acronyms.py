@@ -18,10 +18,19 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 
 from pincite.retrieve.query import STOPWORDS
 
-__all__ = ["ACRONYM", "WORD", "asked_acronyms", "expansion", "spellings", "spells"]
+__all__ = [
+    "ACRONYM",
+    "WORD",
+    "asked_acronyms",
+    "expansion",
+    "lower_case_words",
+    "spellings",
+    "spells",
+]
 
 # "MFA", "BYOD", "VPNs"; "PaaS" is no acronym of this kind (mixed case is a name).
 ACRONYM = re.compile(r"\b([A-Z]{2,6})s?\b")
@@ -67,12 +76,20 @@ def asked_acronyms(question: str) -> list[tuple[str, bool]]:
     lower-case words (a hurried "is mfa required"), which need that stricter
     spelling since most of them are plain words."""
     upper = [(m[1], False) for m in ACRONYM.finditer(question)]
-    lower = [
-        (w, True)
-        for w in WORD.findall(question)
-        if w.islower() and _LOWER_SHORTEST <= len(w) <= _LOWER_LONGEST and w not in STOPWORDS
-    ]
-    return list(dict.fromkeys(upper + lower))
+    return list(dict.fromkeys(upper + [(w, True) for w in lower_case_words(question)]))
+
+
+@lru_cache(maxsize=256)
+def lower_case_words(question: str) -> tuple[str, ...]:
+    """Short all-lower-case content words of ``question``: acronyms as a hurried user
+    types them ("mfa"), among many plain words."""
+    return tuple(
+        dict.fromkeys(
+            w
+            for w in WORD.findall(question)
+            if w.islower() and _LOWER_SHORTEST <= len(w) <= _LOWER_LONGEST and w not in STOPWORDS
+        )
+    )
 
 
 def expansion(question: str, texts: Iterable[str], unused: Callable[[str], bool]) -> str:
