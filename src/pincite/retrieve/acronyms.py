@@ -57,9 +57,12 @@ def spells(run: list[str] | tuple[str, ...], every_word: bool = False) -> bool:
 
 def spellings(acronym: str, text: str, every_word: bool = False) -> list[tuple[str, ...]]:
     """Every run of consecutive words of ``text`` that spells ``acronym``."""
+    return _runs(acronym, WORD.findall(text), every_word)
+
+
+def _runs(acronym: str, words: list[str], every_word: bool) -> list[tuple[str, ...]]:
     letters = acronym.upper()
     n = len(letters)
-    words = WORD.findall(text)
     runs = []
     for i in range(len(words) - n + 1):
         if words[i][0].upper() != letters[0]:
@@ -106,8 +109,9 @@ def expansion(question: str, texts: Iterable[str], unused: Callable[[str], bool]
         return ""
     found: dict[str, Counter[tuple[str, ...]]] = {a: Counter() for a, _ in asked}
     for text in texts:
+        words = WORD.findall(text)
         for acronym, every in asked:
-            runs = spellings(acronym, text, every)
+            runs = _runs(acronym, words, every)
             found[acronym].update(tuple(w.casefold() for w in r) for r in runs)
     words: list[str] = []
     for acronym, counts in found.items():
