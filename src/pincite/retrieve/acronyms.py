@@ -109,9 +109,9 @@ def expansion(question: str, texts: Iterable[str], unused: Callable[[str], bool]
         return ""
     found: dict[str, Counter[tuple[str, ...]]] = {a: Counter() for a, _ in asked}
     for text in texts:
-        words = WORD.findall(text)
+        split = WORD.findall(text)
         for acronym, every in asked:
-            runs = _runs(acronym, words, every)
+            runs = _runs(acronym, split, every)
             found[acronym].update(tuple(w.casefold() for w in r) for r in runs)
     words: list[str] = []
     for acronym, counts in found.items():
