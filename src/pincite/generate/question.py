@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from pincite.generate.defined_term import END, TOPIC_ASK, defined_term
 from pincite.generate.expects import QUANTITY_WORDS, expected_quantity
 from pincite.generate.names import digit_names, name_runs, named_thing, without_numbered_names
 from pincite.generate.words import content_stems
@@ -61,82 +62,29 @@ class Question:
     head: str = ""
 
 
-_ARTICLE = r"(?:(?:a|an|the)\s+)?"
-_END = r"\s*[?.!]*\s*$"
-# "head of line blocking in http/1.1 - what is it": the topic, a dash, then the
-# question. Not a scene ("I read about VMI - what is it?") or a greeting ("Ok - what
-# is that?", "Quick question - what is it?").
-_TOPIC_ASK = re.compile(
-    r"^(?!(?:i|we|my|our|you|they|he|she|it|this|that|ok|okay|hi|hello|hey|thanks|sorry|so|"
-    r"well|quick|question|regarding|about|re)\b)(?P<x>[^?]+?)\s+[-–—]\s+"
-    rf"what\s+(?:is|are)\s+(?:it|they|that|this){_END}",
-    re.I,
-)
-# Definitions: the whole question is "what is X" / "what does X mean" with a
-# short X, so "what is the maximum length of a URI" (a limit) is not one.
-_DEFINITION = [
-    re.compile(
-        rf"^what\s+is\s+the\s+(?:\w+\s+)?(?:definition|meaning)\s+of\s+{_ARTICLE}(?P<x>.+?){_END}",
-        re.I,
-    ),
-    re.compile(rf"^what\s+is\s+meant\s+by\s+{_ARTICLE}(?P<x>.+?){_END}", re.I),
-    # "What is the If-Range header for?": what it is for is what it is.
-    re.compile(rf"^what\s+(?:is|are)\s+{_ARTICLE}(?P<x>.+?)\s+(?:used\s+)?for{_END}", re.I),
-    re.compile(rf"^(?:what|who)\s+(?:is|are|was|were)\s+{_ARTICLE}(?P<x>.+?){_END}", re.I),
-    re.compile(
-        rf"^what\s+(?:does|do|did)\s+{_ARTICLE}(?P<x>.+?)\s+(?:(?:actually|really|exactly)\s+)?"
-        rf"(?:mean|stand\s+for|refer\s+to|"
-        rf"denote|indicate|signify)(?:\s+(?:in|under|per)\s+.+?)?{_END}",
-        re.I,
-    ),
-    re.compile(rf"^(?:define|explain)\s+{_ARTICLE}(?P<x>.+?){_END}", re.I),
-    re.compile(rf"^(?:what\s+is\s+)?the\s+(?:meaning|definition)\s+of\s+(?P<x>.+?){_END}", re.I),
-    # "Under FIPS 199, what counts as a loss of availability?", "How does SP 800-46 define BYOD?"
-    re.compile(
-        rf"^(?:.+?,\s*)?what\s+(?:counts|qualifies|is\s+considered|is\s+regarded)\s+as\s+"
-        rf"{_ARTICLE}(?P<x>.+?){_END}",
-        re.I,
-    ),
-    re.compile(rf"^how\s+(?:does|do|did|is)\s+.+?\s+defined?\s+{_ARTICLE}(?P<x>.+?){_END}", re.I),
-    re.compile(rf"^how\s+(?:is|are)\s+{_ARTICLE}(?P<x>.+?)\s+defined(?:\s+in\s+.+?)?{_END}", re.I),
-    # What is typed into a search box: "transparent negotiation http meaning".
-    re.compile(
-        r"^(?!(?:what|which|how|why|when|who|where|is|are|was|were|does|do|did|can|could|will|"
-        r"would|should|must|may|has|have|give|tell|show|find|explain|list|name)\b)"
-        rf"(?P<x>.+?)\s+(?:meaning|definition)(?:\s+(?:in|from|per)\s+.+?)?{_END}",
-        re.I,
-    ),
-    _TOPIC_ASK,
-    # "what does threat modeling actually involve ...": what it is made of.
-    re.compile(
-        rf"^what\s+(?:does|do)\s+{_ARTICLE}(?P<x>.+?)\s+(?:(?:actually|really|exactly)\s+)?"
-        rf"(?:involve|entail)(?:\s+(?:when|if|for|in)\b.*)?{_END}",
-        re.I,
-    ),
-]
 _LIST = [
     re.compile(
         r"^(?:what|which)\s+(?:are|were)\s+the\s+(?:(?:\d+|two|three|four|five|six|seven|eight|"
         r"nine|ten|several|main|various|different|key|major)\s+)?(?P<x>.+?)(?:\s+(?:of|in|for|that|"
-        r"which|defined|listed|described|used|does|do)\b.*)?" + _END,
+        r"which|defined|listed|described|used|does|do)\b.*)?" + END,
         re.I,
     ),
     re.compile(
         r"^which\s+(?P<x>(?:\w+[\s-]){0,3}?\w+?)\s+(?:does|do|did|are|is|can|should|must|may|"
-        r"will|has|have)\b.*" + _END,
+        r"will|has|have)\b.*" + END,
         re.I,
     ),
-    re.compile(r"^(?:list|name|enumerate)\s+(?:all\s+)?(?:the\s+)?(?P<x>.+?)" + _END, re.I),
+    re.compile(r"^(?:list|name|enumerate)\s+(?:all\s+)?(?:the\s+)?(?P<x>.+?)" + END, re.I),
     # "In what 8 languages is it offered?" asks for the languages; "In what cases ...?"
     # and "Under which conditions ...?" ask for a condition.
     re.compile(
         r"^(?:in|on|for|from|to|at|by|with|under)\s+(?:what|which)\s+(?:(?:\d+|two|three|four|five|"
         r"six|seven|eight|nine|ten)\s+)?(?!(?:cases|circumstances|conditions|situations|scenarios|"
         r"events|instances|contexts|settings|ways|means)\b)(?P<x>(?-i:[a-z]*[a-hj-rtv-z]s))\s+(?:is|are|"
-        r"was|were|does|do|did|can|could|should|must|will|would|may|might|has|have)\b.*" + _END,
+        r"was|were|does|do|did|can|could|should|must|will|would|may|might|has|have)\b.*" + END,
         re.I,
     ),
-    re.compile(r"^what\s+(?P<x>(?:\w+\s+){0,2}\w+)\s+(?:are\s+there|exist)\b.*" + _END, re.I),
+    re.compile(r"^what\s+(?P<x>(?:\w+\s+){0,2}\w+)\s+(?:are\s+there|exist)\b.*" + END, re.I),
     # "What factors should an organization weigh ...?", "What baselines were used?": a
     # plural asked for, then its verb.
     # Not "What does TLS do?" or "What status ...": a lower-case plural (not -is, -ss, -us),
@@ -144,7 +92,7 @@ _LIST = [
     re.compile(
         r"^what\s+(?!(?:does|do|did|is|are|was|were|has|have|happens|happened|should|must|can|could|will|would|may|might)\b)"
         r"(?P<x>(?:\w+\s+){0,2}(?-i:[a-z]*[a-hj-rtv-z]s))\s+(?:should|must|can|could|do|does|did|"
-        r"will|would|may|might|are|were)\b.*" + _END,
+        r"will|would|may|might|are|were)\b.*" + END,
         re.I,
     ),
 ]
@@ -171,25 +119,6 @@ _PROCEDURE = re.compile(
     r"what\s+(?:should|must)\b|what\s+is\s+the\s+(?:procedure|process)\b)",
     re.I,
 )
-_MAX_TERM_WORDS = 6
-# "... in FIPS 199", "... in http/1.1", "... under sp 800-46": a document or version,
-# capitalised or typed in lower case with its number (not "the fee for the first 3
-# months").
-_QUALIFIER = re.compile(
-    r"\s+(?:for|in|of|under)\s+(?:the\s+)?"
-    r"(?=[A-Z0-9]|(?:rfc|sp|fips|nist|iso|iec|http|https|tls|ssl|ipv|ieee)\s?[/-]?\d)"
-)
-_ASIDE = re.compile(
-    r",\s*(?:as\s+opposed\s+to|unlike|compared\s+(?:with|to)|rather\s+than|versus|vs\.?|"
-    r"not|and\s+not|as\s+(?:used|defined|described)|in\s+(?:the|this)|according\s+to)\b"
-)
-_QUOTES = re.compile(r"(?<!\w)[\"“‘']([^\"”’']{1,60})[\"”’'](?!\w)")
-# Words that make a short "what is X" a request for a value, not a meaning.
-_VALUE_WORDS = frozenset(
-    {"name", "purpose", "role", "goal", "aim", "reason", "cause", "effect", "result"}
-    | {"difference", "relationship", "default", "value", "format"}
-)
-
 
 # The wording of a definition question, not its subject: a passage need not repeat it.
 _TEMPLATE = frozenset(content_stems("mean meaning meant define definition stand refer denote"))
@@ -299,7 +228,7 @@ def parse_question(text: str) -> Question:
     authors = _AUTHORS.search(q) is not None
     parsed = _parse(q)
     setting = _SETTING.match(q)
-    topic = _TOPIC_ASK.match(q) is not None and parsed.kind is QuestionKind.DEFINITION
+    topic = TOPIC_ASK.match(q) is not None and parsed.kind is QuestionKind.DEFINITION
     lead = None if topic else setting or _SCENE.match(q)
     second = _SECOND_ASK.search(q, lead.end() if lead else 0)
     if lead is not None or second is not None:
@@ -350,13 +279,9 @@ def _parse(q: str) -> Question:
         if m and content_stems(m.group("x")):
             x = m.group("x")
             return Question(q, QuestionKind.LIST, tuple(content_stems(x)), stems, head=_head(x))
-    for pattern in _DEFINITION:
-        m = pattern.match(q)
-        # "the approving authority for FIPS 200": the term, not the document it is in.
-        term = _QUALIFIER.split(_bare_term(m.group("x")), maxsplit=1)[0] if m else ""
-        if m and _is_term(term):
-            focus = tuple(content_stems(term))
-            return Question(q, QuestionKind.DEFINITION, focus, stems, term=term.strip())
+    term = defined_term(q)
+    if term is not None:
+        return Question(q, QuestionKind.DEFINITION, tuple(content_stems(term)), stems, term=term)
     named = named_thing(runs)
     if _CONDITION.match(q):
         return Question(q, QuestionKind.CONDITION, named, stems)
@@ -378,31 +303,7 @@ def _head(x: str) -> str:
     return stems[-1] if stems else ""
 
 
-def _bare_term(x: str) -> str:
-    """The term a definition question asks about, without its quotes or an aside.
-
-    "'information resources' in the FIPS 199 / FIPS 200 definitions" asks
-    about information resources; "technical controls, as opposed to
-    management or operational ones" about technical controls.
-    """
-    x = _ASIDE.split(x, maxsplit=1)[0]
-    quoted = _QUOTES.match(x)
-    if quoted is not None:
-        return quoted.group(1).strip()  # "'security category' in the fips standards"
-    return _QUOTES.sub(r"\1", x).strip()
-
-
-def _is_term(x: str) -> bool:
-    if not content_stems(x):
-        return False  # "What is it?": a pronoun names no term
-    words = x.split()
-    if not 0 < len(words) <= _MAX_TERM_WORDS:
-        return False
-    first = words[0].casefold()
-    return first not in _VALUE_WORDS and first not in ("of", "in", "to", "for")
-
-
 def _focus_after(q: str) -> tuple[str, ...]:
     """For a limit question, the thing limited: 'length of a URI' → (uri,)."""
-    m = re.search(r"\b(?:of|for|on)\s+(?:an?\s+|the\s+)?(.+?)" + _END, q, re.I)
+    m = re.search(r"\b(?:of|for|on)\s+(?:an?\s+|the\s+)?(.+?)" + END, q, re.I)
     return tuple(content_stems(m.group(1))) if m else ()

@@ -1,0 +1,125 @@
+"""The term a definition question asks about: "What is rapid elasticity?", "define
+'security category' in the fips standards", "head of line blocking - what is it".
+
+The whole question must be one of these wordings with a short term, so "what is
+the maximum length of a URI" (a limit) asks for no term. The term loses its
+quotes, an aside ("technical controls, as opposed to management ones") and the
+document it is asked in ("the approving authority for FIPS 200").
+"""
+
+from __future__ import annotations
+
+import re
+
+from pincite.generate.words import content_stems
+
+__all__ = ["ARTICLE", "END", "TOPIC_ASK", "defined_term"]
+
+ARTICLE = r"(?:(?:a|an|the)\s+)?"
+END = r"\s*[?.!]*\s*$"
+# "head of line blocking in http/1.1 - what is it": the topic, a dash, then the
+# question. Not a scene ("I read about VMI - what is it?") or a greeting ("Ok - what
+# is that?", "Quick question - what is it?").
+TOPIC_ASK = re.compile(
+    r"^(?!(?:i|we|my|our|you|they|he|she|it|this|that|ok|okay|hi|hello|hey|thanks|sorry|so|"
+    r"well|quick|question|regarding|about|re)\b)(?P<x>[^?]+?)\s+[-–—]\s+"
+    rf"what\s+(?:is|are)\s+(?:it|they|that|this){END}",
+    re.I,
+)
+# Definitions: the whole question is "what is X" / "what does X mean" with a
+# short X, so "what is the maximum length of a URI" (a limit) is not one.
+_DEFINITION = [
+    re.compile(
+        rf"^what\s+is\s+the\s+(?:\w+\s+)?(?:definition|meaning)\s+of\s+{ARTICLE}(?P<x>.+?){END}",
+        re.I,
+    ),
+    re.compile(rf"^what\s+is\s+meant\s+by\s+{ARTICLE}(?P<x>.+?){END}", re.I),
+    # "What is the If-Range header for?": what it is for is what it is.
+    re.compile(rf"^what\s+(?:is|are)\s+{ARTICLE}(?P<x>.+?)\s+(?:used\s+)?for{END}", re.I),
+    re.compile(rf"^(?:what|who)\s+(?:is|are|was|were)\s+{ARTICLE}(?P<x>.+?){END}", re.I),
+    re.compile(
+        rf"^what\s+(?:does|do|did)\s+{ARTICLE}(?P<x>.+?)\s+(?:(?:actually|really|exactly)\s+)?"
+        rf"(?:mean|stand\s+for|refer\s+to|"
+        rf"denote|indicate|signify)(?:\s+(?:in|under|per)\s+.+?)?{END}",
+        re.I,
+    ),
+    re.compile(rf"^(?:define|explain)\s+{ARTICLE}(?P<x>.+?){END}", re.I),
+    re.compile(rf"^(?:what\s+is\s+)?the\s+(?:meaning|definition)\s+of\s+(?P<x>.+?){END}", re.I),
+    # "Under FIPS 199, what counts as a loss of availability?", "How does SP 800-46 define BYOD?"
+    re.compile(
+        rf"^(?:.+?,\s*)?what\s+(?:counts|qualifies|is\s+considered|is\s+regarded)\s+as\s+"
+        rf"{ARTICLE}(?P<x>.+?){END}",
+        re.I,
+    ),
+    re.compile(rf"^how\s+(?:does|do|did|is)\s+.+?\s+defined?\s+{ARTICLE}(?P<x>.+?){END}", re.I),
+    re.compile(rf"^how\s+(?:is|are)\s+{ARTICLE}(?P<x>.+?)\s+defined(?:\s+in\s+.+?)?{END}", re.I),
+    # What is typed into a search box: "transparent negotiation http meaning".
+    re.compile(
+        r"^(?!(?:what|which|how|why|when|who|where|is|are|was|were|does|do|did|can|could|will|"
+        r"would|should|must|may|has|have|give|tell|show|find|explain|list|name)\b)"
+        rf"(?P<x>.+?)\s+(?:meaning|definition)(?:\s+(?:in|from|per)\s+.+?)?{END}",
+        re.I,
+    ),
+    TOPIC_ASK,
+    # "what does threat modeling actually involve ...": what it is made of.
+    re.compile(
+        rf"^what\s+(?:does|do)\s+{ARTICLE}(?P<x>.+?)\s+(?:(?:actually|really|exactly)\s+)?"
+        rf"(?:involve|entail)(?:\s+(?:when|if|for|in)\b.*)?{END}",
+        re.I,
+    ),
+]
+_MAX_TERM_WORDS = 6
+# "... in FIPS 199", "... in http/1.1", "... under sp 800-46": a document or version,
+# capitalised or typed in lower case with its number (not "the fee for the first 3
+# months").
+_QUALIFIER = re.compile(
+    r"\s+(?:for|in|of|under)\s+(?:the\s+)?"
+    r"(?=[A-Z0-9]|(?:rfc|sp|fips|nist|iso|iec|http|https|tls|ssl|ipv|ieee)\s?[/-]?\d)"
+)
+_ASIDE = re.compile(
+    r",\s*(?:as\s+opposed\s+to|unlike|compared\s+(?:with|to)|rather\s+than|versus|vs\.?|"
+    r"not|and\s+not|as\s+(?:used|defined|described)|in\s+(?:the|this)|according\s+to)\b"
+)
+_QUOTES = re.compile(r"(?<!\w)[\"“‘']([^\"”’']{1,60})[\"”’'](?!\w)")
+# Words that make a short "what is X" a request for a value, not a meaning.
+_VALUE_WORDS = frozenset(
+    {"name", "purpose", "role", "goal", "aim", "reason", "cause", "effect", "result"}
+    | {"difference", "relationship", "default", "value", "format"}
+)
+
+
+def defined_term(q: str) -> str | None:
+    """The term ``q`` asks the meaning of, or ``None`` when it asks for no term."""
+    for pattern in _DEFINITION:
+        m = pattern.match(q)
+        if m is None:
+            continue
+        # "the approving authority for FIPS 200": the term, not the document it is in.
+        term = _QUALIFIER.split(_bare_term(m.group("x")), maxsplit=1)[0]
+        if _is_term(term):
+            return term.strip()
+    return None
+
+
+def _bare_term(x: str) -> str:
+    """The term a definition question asks about, without its quotes or an aside.
+
+    "'information resources' in the FIPS 199 / FIPS 200 definitions" asks
+    about information resources; "technical controls, as opposed to
+    management or operational ones" about technical controls.
+    """
+    x = _ASIDE.split(x, maxsplit=1)[0]
+    quoted = _QUOTES.match(x)
+    if quoted is not None:
+        return quoted.group(1).strip()  # "'security category' in the fips standards"
+    return _QUOTES.sub(r"\1", x).strip()
+
+
+def _is_term(x: str) -> bool:
+    if not content_stems(x):
+        return False  # "What is it?": a pronoun names no term
+    words = x.split()
+    if not 0 < len(words) <= _MAX_TERM_WORDS:
+        return False
+    first = words[0].casefold()
+    return first not in _VALUE_WORDS and first not in ("of", "in", "to", "for")
