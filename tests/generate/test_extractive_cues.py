@@ -286,6 +286,32 @@ def test_a_compound_the_document_splits_still_counts() -> None:
     )
 
 
+def test_a_hyphenated_name_keeps_its_stopword_parts() -> None:
+    # "If" and "After" are stopwords alone; in a header's name they tell it apart
+    # from "Range" and "Retry".
+    assert content_stems("The If-Range header") == ["if", stem("range"), stem("header")]
+    assert content_stems("If a client sends Range") == [
+        stem("client"),
+        stem("sends"),
+        stem("range"),
+    ]
+    assert content_stems("a follow-up to the Retry-After field")[-3:] == [
+        stem("retry"),
+        "after",
+        stem("field"),
+    ]
+    assert "up" not in content_stems("a follow-up")  # lower case: not a name
+    # The section on Range opens with the Range words first; only the If-Range
+    # heading names the header asked about.
+    range_ = passage(
+        1, "14.35 Range\n\nA client uses the Range header to ask for part of an entity."
+    )
+    if_range = passage(
+        2, "14.27 If-Range\n\nIf a client has a partial copy, it can send a Range request."
+    )
+    assert best("What is If-Range for?", range_, if_range).startswith("If a client")
+
+
 @pytest.mark.parametrize(
     ("text", "counts"),
     [

@@ -11,11 +11,26 @@ from pincite.stems import stem
 __all__ = ["compounds", "content_stems", "stem"]
 
 _WORD = re.compile(r"\w+")
+# A name written as capitalised words joined by hyphens ("If-Range", "If-None-Match",
+# "Opt-In"): each part is a word of the name, even one that is a stopword alone,
+# so "If-Range" is not read as "Range".
+_NAME = re.compile(r"\b[A-Z][A-Za-z]*(?:-[A-Z][A-Za-z]*)+\b")
 
 
 def content_stems(text: str) -> list[str]:
-    words = _WORD.findall(uncontracted(text).casefold())
-    return [stem(w) for w in words if w not in STOPWORDS]
+    text = uncontracted(text)
+    if "-" not in text:
+        return [stem(w) for w in _WORD.findall(text.casefold()) if w not in STOPWORDS]
+    out: list[str] = []
+    at = 0
+    for m in _NAME.finditer(text):
+        out.extend(
+            stem(w) for w in _WORD.findall(text[at : m.start()].casefold()) if w not in STOPWORDS
+        )
+        out.extend(stem(w) for w in _WORD.findall(m.group().casefold()))
+        at = m.end()
+    out.extend(stem(w) for w in _WORD.findall(text[at:].casefold()) if w not in STOPWORDS)
+    return out
 
 
 def compounds(text: str, wanted: set[str]) -> set[str]:
