@@ -23,10 +23,11 @@ _EXPECTS = [
             re.I,
         ),
     ),
-    # Before "duration": "How long is SP 800-46 (number of pages)?" asks for a length in pages.
+    # Before "duration": "How long is SP 800-46 (number of pages)?" and "how long is it,
+    # in pages" ask for a length in pages.
     (
         "pages",
-        re.compile(r"\b(?:how\s+many|number\s+of)\s+pages\b|\bpage\s+count\b", re.I),
+        re.compile(r"\b(?:how\s+many|number\s+of)\s+pages\b|\bpage\s+count\b|\bin\s+pages\b", re.I),
     ),
     (
         "duration",
