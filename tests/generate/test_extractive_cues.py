@@ -12,6 +12,7 @@ import pytest
 from extractive_helpers import best, passage
 
 from pincite.generate.cues import counts_asked, kind_cue, speaks_as_authors, states_expected
+from pincite.generate.extractive import ExtractiveGenerator
 from pincite.generate.question import parse_question
 from pincite.generate.select import _names_of
 from pincite.generate.words import compounds, content_stems, stem
@@ -310,6 +311,14 @@ def test_a_hyphenated_name_keeps_its_stopword_parts() -> None:
         2, "14.27 If-Range\n\nIf a client has a partial copy, it can send a Range request."
     )
     assert best("What is If-Range for?", range_, if_range).startswith("If a client")
+    # Typed in lower case the question holds no name, only "range": the If-Range
+    # heading's "if" must not count against it (it did: the heading named the term
+    # no more surely than a heading that merely holds it).
+    lower = parse_question("what is if-range for?")
+    (under,) = [c for c in ExtractiveGenerator().rank(lower, [if_range]) if c.text.startswith("If")]
+    assert under.definition == 1.0
+    # PDF text writes Unicode hyphens.
+    assert content_stems("If\u2010Range") == content_stems("If\u2011Range") == ["if", stem("range")]
 
 
 @pytest.mark.parametrize(

@@ -447,6 +447,8 @@ def test_a_number_question_says_what_its_answer_is_measured_in() -> None:
         "How long is SP 800-46 Revision 1 (number of pages)?": "pages",
         "How many pages is SP 800-145?": "pages",
         "how long is sp 800-46 rev 2, in pages": "pages",
+        # Pages as a place, not a unit.
+        "How many tables are in pages 10-20 of SP 800-53?": "count",
         "How many redirections were recommended?": "count",
         "What is the max number of challenges in one header?": "count",
         "What is the maximum length of a URI?": "limit",

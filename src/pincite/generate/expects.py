@@ -27,7 +27,10 @@ _EXPECTS = [
     # in pages" ask for a length in pages.
     (
         "pages",
-        re.compile(r"\b(?:how\s+many|number\s+of)\s+pages\b|\bpage\s+count\b|\bin\s+pages\b", re.I),
+        re.compile(
+            r"\b(?:how\s+many|number\s+of)\s+pages\b|\bpage\s+count\b|\bin\s+(?:\w+\s+)?pages\b(?!\s*\d)",
+            re.I,
+        ),
     ),
     (
         "duration",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from pincite.generate.words import content_stems, stem
+from pincite.generate.words import HYPHENATED_NAME, content_stems, stem
 from pincite.revisions import spell_revisions
 
 __all__ = ["digit_names", "name_runs", "named_in", "named_thing", "without_numbered_names"]
@@ -59,13 +59,10 @@ def without_numbered_names(q: str, runs: list[list[str]]) -> str:
     for run in runs:
         if len(run) >= 2 and run[0][:1].isdigit():
             q = q.replace(" ".join(run), " ")
-    q = _HYPHENATED_NAME.sub(" ", q)
+    # "If-Range", "Max-Forwards", "Content-Length": a header's name, whose words
+    # ("range", "max", "length") ask for no quantity.
+    q = HYPHENATED_NAME.sub(" ", q)
     return _STATUS_PHRASE.sub(" ", q)
-
-
-# "If-Range", "Max-Forwards", "Content-Length": a header's name, whose words
-# ("range", "max", "length") ask for no quantity.
-_HYPHENATED_NAME = re.compile(r"\b[A-Z][A-Za-z]*(?:-[A-Z][A-Za-z]*)+\b")
 
 
 def named_thing(runs: list[list[str]]) -> tuple[str, ...]:

@@ -8,22 +8,24 @@ import re
 from pincite.retrieve.query import STOPWORDS, uncontracted
 from pincite.stems import stem
 
-__all__ = ["compounds", "content_stems", "stem"]
+__all__ = ["HYPHENATED_NAME", "compounds", "content_stems", "stem"]
 
 _WORD = re.compile(r"\w+")
 # A name written as capitalised words joined by hyphens ("If-Range", "If-None-Match",
 # "Opt-In"): each part is a word of the name, even one that is a stopword alone,
 # so "If-Range" is not read as "Range".
-_NAME = re.compile(r"\b[A-Z][A-Za-z]*(?:-[A-Z][A-Za-z]*)+\b")
+# Unicode hyphens too (U+2010, U+2011): PDF text writes them.
+HYPHENATED_NAME = re.compile(r"\b[A-Z][A-Za-z]*(?:[-\u2010\u2011][A-Z][A-Za-z]*)+\b")
+_HYPHENS = ("-", "\u2010", "\u2011")
 
 
 def content_stems(text: str) -> list[str]:
     text = uncontracted(text)
-    if "-" not in text:
+    if not any(h in text for h in _HYPHENS):
         return [stem(w) for w in _WORD.findall(text.casefold()) if w not in STOPWORDS]
     out: list[str] = []
     at = 0
-    for m in _NAME.finditer(text):
+    for m in HYPHENATED_NAME.finditer(text):
         out.extend(
             stem(w) for w in _WORD.findall(text[at : m.start()].casefold()) if w not in STOPWORDS
         )
