@@ -317,6 +317,11 @@ def test_a_hyphenated_name_keeps_its_stopword_parts() -> None:
     lower = parse_question("what is if-range for?")
     (under,) = [c for c in ExtractiveGenerator().rank(lower, [if_range]) if c.text.startswith("If")]
     assert under.definition == 1.0
+    # A stopword part that stems to another word ("Only-" to "onli") is one too.
+    cached = passage(3, "14.9.4 Only-If-Cached\n\nA client sends it to get a stored response.")
+    lower = parse_question("what is only-if-cached for?")
+    (under,) = [c for c in ExtractiveGenerator().rank(lower, [cached]) if c.text.startswith("A")]
+    assert under.definition == 1.0
     # PDF text writes Unicode hyphens.
     assert content_stems("If\u2010Range") == content_stems("If\u2011Range") == ["if", stem("range")]
 

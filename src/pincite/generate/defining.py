@@ -19,8 +19,7 @@ from pincite.generate.base import Passage
 from pincite.generate.layout import Role, Unit
 from pincite.generate.pool import Pool
 from pincite.generate.question import NAMING_KINDS, Question, QuestionKind
-from pincite.generate.words import content_stems
-from pincite.retrieve.query import STOPWORDS
+from pincite.generate.words import STOPWORD_STEMS, content_stems
 
 if TYPE_CHECKING:
     from pincite.generate.select import Scoring
@@ -112,7 +111,7 @@ def _within_question(question: Question, pool: Pool, title: str, scoring: Scorin
     even when the question also names the document ("waivers to FIPS 200").
     """
     own = {t for t in content_stems(title) if not t.isdigit()}
-    own = {t for t in own if t not in STOPWORDS or t in question.stems}
+    own = {t for t in own if t not in STOPWORD_STEMS or t in question.stems}
     if not own or not own <= set(question.stems):
         return False
     held = [t for t in question.stems if t in pool.present]
@@ -139,7 +138,7 @@ def _only_the_term(question: Question, title: str) -> bool:
     "2.2 Remote Access Methods" is a section about more than remote access.
     """
     own = [t for t in content_stems(title) if not t.isdigit() or t in question.stems]
-    own = [t for t in own if t not in STOPWORDS or t in question.stems]
+    own = [t for t in own if t not in STOPWORD_STEMS or t in question.stems]
     return all(t in question.stems for t in own)
 
 
@@ -168,7 +167,7 @@ def _opens_with_term(
     means = _WHICH_MEANS.search(head)
     if means is not None:
         before = content_stems(head[: means.start()])
-        extra = [t for t in before if t not in question.focus and t not in STOPWORDS]
+        extra = [t for t in before if t not in question.focus and t not in STOPWORD_STEMS]
         m = pool.match(question.focus, set(before))
         if m >= scoring.term_match and len(extra) <= _WHICH_MEANS_EXTRA_WORDS:
             return m, False
@@ -176,7 +175,7 @@ def _opens_with_term(
     if verb is None or _PASSIVE.match(head, verb.end()) or _COMPARISON.match(head, verb.end()):
         return 0.0, False
     before = content_stems(head[: verb.start()])
-    extra = [t for t in before if t not in question.focus and t not in STOPWORDS]
+    extra = [t for t in before if t not in question.focus and t not in STOPWORD_STEMS]
     if len(extra) > _TERM_EXTRA_WORDS:
         return 0.0, False  # "One of the examples of X is"
     m = pool.match(question.focus, set(before))

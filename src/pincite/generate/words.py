@@ -8,7 +8,7 @@ import re
 from pincite.retrieve.query import STOPWORDS, uncontracted
 from pincite.stems import stem
 
-__all__ = ["HYPHENATED_NAME", "compounds", "content_stems", "stem"]
+__all__ = ["HYPHENATED_NAME", "STOPWORD_STEMS", "compounds", "content_stems", "stem"]
 
 _WORD = re.compile(r"\w+")
 # A name written as capitalised words joined by hyphens ("If-Range", "If-None-Match",
@@ -17,6 +17,8 @@ _WORD = re.compile(r"\w+")
 # Unicode hyphens too (U+2010, U+2011): PDF text writes them.
 HYPHENATED_NAME = re.compile(r"\b[A-Z][A-Za-z]*(?:[-\u2010\u2011][A-Z][A-Za-z]*)+\b")
 _HYPHENS = ("-", "\u2010", "\u2011")
+# What such a name's stopword part stems to ("Before-" gives "befor", "Only-" "onli").
+STOPWORD_STEMS = STOPWORDS | frozenset(stem(w) for w in STOPWORDS)
 
 
 def content_stems(text: str) -> list[str]:
