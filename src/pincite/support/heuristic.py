@@ -251,6 +251,11 @@ class HeuristicSupportChecker:
         analysis = analyse(claim, [p.text for p in passages])
         if not analysis.claim_terms:
             return analysis, None
+        texts = self.embedded_texts(analysis, passages)
+        return analysis, (self._embed(texts) if texts else None)
+
+    def embedded_texts(self, analysis: Analysis, passages: Sequence[SupportPassage]) -> list[str]:
+        """What the model sees of the passages: the ``embed_top_k`` best sentences, each focused."""
         # Single sentences only: the model's cost grows with every token.
         ranked = windows(analysis, analysis.indexes(), self.embed_top_k, pairs=False)
         texts = []
@@ -261,7 +266,7 @@ class HeuristicSupportChecker:
                 start, end = focus(text, analysis.claim_terms, self.embed_words)
                 text = text[start:end] or text
             texts.append(text)
-        return analysis, (self._embed(texts) if texts else None)
+        return texts
 
     def _judge(
         self, analysis: Analysis, pool: list[int], cosine: float
