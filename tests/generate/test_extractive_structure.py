@@ -156,6 +156,42 @@ def test_a_leadin_run_across_a_page_break_quotes_around_the_page_furniture() -> 
     assert_pinned(g, [page])
 
 
+HOST = (
+    "14.23 Host\n\n"
+    "   The Host request-header field specifies the Internet host and port\n"
+    "   number of the resource being requested, as obtained from the original\n"
+    "   URI given by the user or referring resource (generally an HTTP URL,\n\n\n\n"
+    "Fielding, et al.            Standards Track                   [Page 128]\n"
+    "\f\nRFC 2616                        HTTP/1.1                       June 1999\n\n\n"
+    "   as described in section 3.2.2). The Host field value MUST represent\n"
+    "   the naming authority of the origin server or gateway given by the\n"
+    "   original URL.\n"
+)
+
+
+def test_a_sentence_a_page_break_cuts_is_quoted_whole_around_the_page_furniture() -> None:
+    page = passage(1, HOST, title="RFC 2616, Hypertext Transfer Protocol -- HTTP/1.1")
+    g = generate("What does the Host request-header field specify?", page)
+    claim = g.claims[0]
+    assert claim.text.startswith("The Host request-header field specifies")
+    # Before the fix the claim stopped at "(generally an HTTP URL,".
+    assert claim.text.endswith("(generally an HTTP URL, as described in section 3.2.2).")
+    assert "Page 128" not in claim.text and "June 1999" not in claim.text
+    (_, first_end), (second_start, _) = claim.spans
+    assert "[Page 128]" in HOST[first_end:second_start]
+    assert_pinned(g, [page])
+
+
+def test_a_finished_sentence_before_a_page_break_takes_nothing_after_it() -> None:
+    text = HOST.replace("(generally an HTTP URL,", "(generally an HTTP URL).").replace(
+        "   as described in section 3.2.2). ", "   "
+    )
+    page = passage(1, text, title="RFC 2616, Hypertext Transfer Protocol -- HTTP/1.1")
+    claim = generate("What does the Host request-header field specify?", page).claims[0]
+    assert claim.text.endswith("(generally an HTTP URL).")
+    assert len(claim.spans) == 1
+
+
 def test_a_condition_question_is_answered_under_the_heading_naming_its_subject() -> None:
     entry = passage(
         1,

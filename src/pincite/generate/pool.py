@@ -1,9 +1,10 @@
 """The retrieved passages as the extractive generator reads them.
 
 Each passage's layout units with the idf statistics of the question's words
-over them (``Pool``), and which retrieved passage continues another in the
+over them (``Pool``), which retrieved passage continues another in the
 same document version (``adjacent``), so a sentence or a list cut by a chunk
-boundary is read whole.
+boundary is read whole, and where a sentence a page break cut resumes
+(``resumed``).
 """
 
 from __future__ import annotations
@@ -12,17 +13,19 @@ import math
 from collections.abc import Sequence
 
 from pincite.generate.base import Passage
-from pincite.generate.layout import layout
+from pincite.generate.layout import Role, Unit, layout
 from pincite.generate.question import Question
 from pincite.generate.rarity import stem_weights
 from pincite.generate.words import content_stems
 
-__all__ = ["Piece", "Pool", "adjacent", "ends_sentence"]
+__all__ = ["Piece", "Pool", "adjacent", "ends_sentence", "resumed"]
 
 Piece = tuple[Passage, int, int]  # passage-relative [start, end)
 _ADJACENT_GAP = 4
 # Room for a page's footnotes and footer between the halves of a sentence.
 _PAGE_BREAK_GAP = 1500
+# What the rest of a sentence reads as on its own: a clause, or a few words.
+_RESUMING = frozenset({Role.STATEMENT, Role.FRAGMENT})
 
 
 class Pool:
@@ -76,6 +79,26 @@ def adjacent(first: Passage, passages: Sequence[Passage]) -> Passage | None:
         if unfinished and 0 <= gap <= _PAGE_BREAK_GAP and p.text[:1].islower():
             return p
     return None
+
+
+def resumed(text: str, units: Sequence[Unit], i: int) -> Unit | None:
+    """The unit that finishes sentence ``units[i]`` after a page break, if it is cut by one.
+
+    "… as obtained from the original URI given by the user or referring
+    resource (generally an HTTP URL," then the page's footer and the next
+    page's running header, then "as described in section 3.2.2).": the rest
+    starts in lower case after nothing but page furniture. A claim quotes both
+    halves and leaves the furniture out.
+    """
+    if ends_sentence(text[units[i].start : units[i].end]):
+        return None
+    j = i + 1
+    while j < len(units) and units[j].role is Role.FURNITURE:
+        j += 1
+    if j == i + 1 or j == len(units) or units[j].role not in _RESUMING:
+        return None
+    rest = text[units[j].start : units[j].end]
+    return units[j] if rest[:1].islower() else None
 
 
 def ends_sentence(text: str) -> bool:

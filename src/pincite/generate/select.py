@@ -29,7 +29,8 @@ from pincite.generate.deontic import obligations
 from pincite.generate.layout import Role, Unit, is_table_row, layout
 from pincite.generate.lists import run
 from pincite.generate.names import named_in
-from pincite.generate.pool import Piece, Pool, adjacent, ends_sentence
+from pincite.generate.pointers import pointed_at
+from pincite.generate.pool import Piece, Pool, adjacent, ends_sentence, resumed
 from pincite.generate.question import Question, QuestionKind
 from pincite.generate.tables import table_record
 from pincite.generate.words import compounds, content_stems
@@ -121,26 +122,6 @@ _WORD = re.compile(r"\w+")
 _NEXT_ENTRY = re.compile(
     r"[\"“‘'][^\"”’']{1,60}[\"”’']\s+(?:means|shall\s+mean|is\s+defined\s+as|refers\s+to)\b"
 )
-# "These methods ...", "This property ...": nothing alone if the sentence before names it.
-_ANAPHORA = re.compile(r"(?:These|This|Those|Such)\s+([a-z]\w+)\b")
-# "It applies to ..." after "This policy sets ...": a bare pronoun subject says nothing
-# alone (not "It is recommended": after an auxiliary it is often empty).
-_PRONOUN_SUBJECT = re.compile(
-    r"(?:It|They)\s+(?!(?:is|was|are|were|may|might|can|could|would|will|should|must|has|"
-    r"have|had|seems|appears|does|do|did|also|not|follows|turns|remains|becomes|makes|takes|"
-    r"happens|matters)\b|\w+n['’]t\b)[a-z]+\b"
-)
-_LEADS_ON = re.compile(r"(?:As\s+a\s+result|Therefore|Consequently|Hence)\b")
-# Further in: "The methods GET, HEAD, PUT and DELETE share this property.", "The
-# value of this field", "when such devices are used". Not "of this document" or "in
-# this paper", which point at the text itself, nor idioms ("in this case", "this
-# way") that point at nothing a sentence before names.
-_POINTER = re.compile(
-    r"\b(?:(?:share|shares|have|has|with)\s+(?:this|these|that|those)|this|these|those|such)\s+"
-    r"(?!(?:document|section|subsection|publication|guide|specification|standard|chapter|"
-    r"appendix|memo|paper|work|study|article|report|table|figure|case|point|time|way|reason|"
-    r"purpose)s?\b)([a-z]\w+)\b"
-)
 # Kinds a lead-in's items answer: conditions, steps, reasons, members of a list.
 # "Where should servers be placed?" is no request for "The value of placing the
 # server ... differs for the four types of remote access methods:" and its items.
@@ -153,8 +134,6 @@ _RECORD_ROLES = frozenset({Role.HEADING, Role.FRAGMENT})
 _RECORD_EXPECTS = frozenset({"date", "pages"})
 _RECORD_WORDS = 16
 _SECTION_NUMBER = re.compile(r"\s*(?:\d+\.\d+(?:\.\d+)*\.?|\d+\.)\s+[A-Z]")
-# Sentences a chain of pointers back ("this field", "such devices") may reach.
-_POINTER_CHAIN = 2
 # A body this short says nothing without the heading above it.
 _SHORT_BODY = 5
 
@@ -333,10 +312,10 @@ def _pieces(
         # "6 The Office of ...": the footnote's number is the page's, not the claim's.
         start += _FOOTNOTE_NUMBER.match(p.text, start).end() - start  # type: ignore[union-attr]
     if u.role is Role.STATEMENT:
-        start = _pointed_at(p, units, i, start)
+        start = pointed_at(p, units, i, start)
     defined = end
+    j = i + 1
     if runs_on and u.role is Role.STATEMENT:
-        j = i + 1
         while j < len(units) and j - i < scoring.definition_sentences:
             nxt = units[j]
             if nxt.role is not Role.STATEMENT or "\n\n" in p.text[end : nxt.start]:
@@ -344,7 +323,12 @@ def _pieces(
             if _NEXT_ENTRY.match(p.text, nxt.start):
                 break  # '"Service Level" means ...': the next entry of a list of definitions
             end, j = nxt.end, j + 1
+    ran_on = defined != end
     pieces: list[Piece] = [(p, start, end)]
+    rest = resumed(p.text, units, j - 1)
+    if rest is not None:
+        pieces.append((p, rest.start, rest.end))
+        end = rest.end
     last = units[-1].end if units else 0
     if end == last and not ends_sentence(p.text[start:end]):
         nxt_p = adjacent(p, passages)
@@ -352,49 +336,5 @@ def _pieces(
             follow = layout(nxt_p.text, nxt_p.title)
             if follow and not nxt_p.text[follow[0].start : follow[0].start + 1].isupper():
                 pieces.append((nxt_p, follow[0].start, follow[0].end))
-    scored = tuple(pieces) if defined == end else ((p, start, defined),)
+    scored = ((p, start, defined),) if ran_on else tuple(pieces)
     return tuple(pieces), scored
-
-
-def _pointed_at(p: Passage, units: list[Unit], i: int, start: int) -> int:
-    """Where a sentence that points back must start so that what it points at is quoted.
-
-    "These methods ought to be considered safe.": which methods, the sentence before
-    says (what "It applies ..." applies, what "As a result, ..." results from, even
-    across a paragraph); "The value of this field" after "This field MAY ..." after
-    "The Retry-After response-header field ...": a chain of pointers is followed
-    back, at most ``_POINTER_CHAIN`` sentences.
-    """
-    j, at = i, start
-    while j > 0 and i - j < _POINTER_CHAIN:
-        pointed = _points_at(p.text, at, units[j].end)
-        prev = units[j - 1]
-        same_paragraph = "\n\n" not in p.text[prev.end : at]
-        named = bool(pointed) and pointed <= set(content_stems(p.text[prev.start : prev.end]))
-        leads_on = _LEADS_ON.match(p.text, at) is not None
-        named = named or leads_on or _PRONOUN_SUBJECT.match(p.text, at) is not None
-        if prev.role is not Role.STATEMENT or not (same_paragraph or leads_on) or not named:
-            break
-        j, at = j - 1, prev.start
-    return at
-
-
-def _points_at(text: str, start: int, end: int) -> set[str]:
-    """The stems of what the sentence at ``text[start:end]`` points back at; empty if nothing.
-
-    "with that of thick clients", "Such as it is": a function word points at
-    nothing in particular, so a later pointer of the sentence is read. A
-    sentence that names its thing before pointing at it ("A client that
-    receives a Retry-After field ... this field's request") points at nothing
-    before it.
-    """
-    found = _ANAPHORA.match(text, start)
-    matches = ([found] if found else []) + list(_POINTER.finditer(text, start, end))
-    for m in matches:
-        pointed = set(content_stems(m[1]))
-        if not pointed:
-            continue
-        if pointed <= set(content_stems(text[start : m.start()])):
-            return set()
-        return pointed
-    return set()

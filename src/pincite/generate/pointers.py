@@ -1,0 +1,84 @@
+"""Sentences that point back: what a claim must quote before them to say anything.
+
+"These methods ought to be considered safe." names no method; "It applies to
+company-owned devices" names no policy; "As a result, ..." states no cause.
+``pointed_at`` walks back to the sentence each points at, so the claim quotes
+both.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pincite.generate.base import Passage
+from pincite.generate.layout import Role, Unit
+from pincite.generate.words import content_stems
+
+__all__ = ["pointed_at", "points_at"]
+
+# "These methods ...", "This property ...": nothing alone if the sentence before names it.
+_ANAPHORA = re.compile(r"(?:These|This|Those|Such)\s+([a-z]\w+)\b")
+# "It applies to ..." after "This policy sets ...": a bare pronoun subject says nothing
+# alone (not "It is recommended": after an auxiliary it is often empty).
+_PRONOUN_SUBJECT = re.compile(
+    r"(?:It|They)\s+(?!(?:is|was|are|were|may|might|can|could|would|will|should|must|has|"
+    r"have|had|seems|appears|does|do|did|also|not|follows|turns|remains|becomes|makes|takes|"
+    r"happens|matters)\b|\w+n['’]t\b)[a-z]+\b"
+)
+_LEADS_ON = re.compile(r"(?:As\s+a\s+result|Therefore|Consequently|Hence)\b")
+# Further in: "The methods GET, HEAD, PUT and DELETE share this property.", "The
+# value of this field", "when such devices are used". Not "of this document" or "in
+# this paper", which point at the text itself, nor idioms ("in this case", "this
+# way") that point at nothing a sentence before names.
+_POINTER = re.compile(
+    r"\b(?:(?:share|shares|have|has|with)\s+(?:this|these|that|those)|this|these|those|such)\s+"
+    r"(?!(?:document|section|subsection|publication|guide|specification|standard|chapter|"
+    r"appendix|memo|paper|work|study|article|report|table|figure|case|point|time|way|reason|"
+    r"purpose)s?\b)([a-z]\w+)\b"
+)
+# Sentences a chain of pointers back ("this field", "such devices") may reach.
+_POINTER_CHAIN = 2
+
+
+def pointed_at(p: Passage, units: list[Unit], i: int, start: int) -> int:
+    """Where a sentence that points back must start so that what it points at is quoted.
+
+    "These methods ought to be considered safe.": which methods, the sentence before
+    says (what "It applies ..." applies, what "As a result, ..." results from, even
+    across a paragraph); "The value of this field" after "This field MAY ..." after
+    "The Retry-After response-header field ...": a chain of pointers is followed
+    back, at most ``_POINTER_CHAIN`` sentences.
+    """
+    j, at = i, start
+    while j > 0 and i - j < _POINTER_CHAIN:
+        pointed = points_at(p.text, at, units[j].end)
+        prev = units[j - 1]
+        same_paragraph = "\n\n" not in p.text[prev.end : at]
+        named = bool(pointed) and pointed <= set(content_stems(p.text[prev.start : prev.end]))
+        leads_on = _LEADS_ON.match(p.text, at) is not None
+        named = named or leads_on or _PRONOUN_SUBJECT.match(p.text, at) is not None
+        if prev.role is not Role.STATEMENT or not (same_paragraph or leads_on) or not named:
+            break
+        j, at = j - 1, prev.start
+    return at
+
+
+def points_at(text: str, start: int, end: int) -> set[str]:
+    """The stems of what the sentence at ``text[start:end]`` points back at; empty if nothing.
+
+    "with that of thick clients", "Such as it is": a function word points at
+    nothing in particular, so a later pointer of the sentence is read. A
+    sentence that names its thing before pointing at it ("A client that
+    receives a Retry-After field ... this field's request") points at nothing
+    before it.
+    """
+    found = _ANAPHORA.match(text, start)
+    matches = ([found] if found else []) + list(_POINTER.finditer(text, start, end))
+    for m in matches:
+        pointed = set(content_stems(m[1]))
+        if not pointed:
+            continue
+        if pointed <= set(content_stems(text[start : m.start()])):
+            return set()
+        return pointed
+    return set()
