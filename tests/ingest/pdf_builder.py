@@ -37,12 +37,15 @@ def build_pdf(
     encrypted: bool = False,
     mediabox: tuple[float, float, float, float] = (0, 0, 612, 792),
     padding: bytes = b"",
+    info_title: bytes | None = None,
 ) -> bytes:
     """A PDF 1.4 file: one content stream per page, optional outline, page labels, /Encrypt.
 
     With ``padding``, each page's content stream ends with those bytes and is
     stored FlateDecode-compressed: a run of ``b"0 "`` or spaces shrinks about
-    1000:1, which is how a decompression bomb is made.
+    1000:1, which is how a decompression bomb is made. ``info_title`` is the
+    document information dictionary's /Title, written as raw string bytes (so a
+    test can plant what a faulty producer writes).
     """
     objects: dict[int, bytes] = {}
     n_pages = len(pages)
@@ -110,6 +113,12 @@ def build_pdf(
             f"<< /Filter /Standard /V 1 /R 2 /O <{check}> /U <{check}> /P -44 >>"
         ).encode()
         trailer_extra = f" /Encrypt {encrypt_id} 0 R /ID [<{check[:32]}> <{check[:32]}>]"
+    if info_title is not None:
+        info_id = next_id
+        next_id += 1
+        escaped = info_title.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)")
+        objects[info_id] = b"<< /Title (" + escaped + b") >>"
+        trailer_extra += f" /Info {info_id} 0 R"
     out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
     offsets = {}
     for oid in sorted(objects):

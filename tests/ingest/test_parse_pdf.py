@@ -109,6 +109,32 @@ def test_title_from_first_line_without_metadata() -> None:
     assert parse_bytes(build_pdf([BODY]), "t.pdf").title == "1. Introduction"
 
 
+COVER = [
+    Text(72, 720, "Request for Comments: 7230", 10),
+    Text(72, 690, "Hypertext Transfer Protocol (HTTP/1.1): Message Syntax and Routing", 14),
+    *BODY[1:],
+]
+
+
+def test_a_title_symbol_the_producer_misencoded_is_read_as_the_cover_prints_it() -> None:
+    # html2ps with Ghostscript writes "(" and ")" as bytes 0x81 and 0x82, which
+    # PDFDocEncoding reads as a dagger and a double dagger.
+    declared = (
+        b"RFC 7230 - Hypertext Transfer Protocol \x81HTTP/1.1\x82: Message Syntax and Routing"
+    )
+    doc = parse_bytes(build_pdf([COVER], info_title=declared), "rfc.pdf")
+    assert (
+        doc.title == "RFC 7230 - Hypertext Transfer Protocol (HTTP/1.1): Message Syntax and Routing"
+    )
+
+
+def test_a_title_symbol_the_cover_does_not_print_is_kept_as_declared() -> None:
+    doc = parse_bytes(build_pdf([COVER], info_title=b"Field Guide \x81 Annex"), "guide.pdf")
+    assert doc.title == "Field Guide \u2020 Annex"
+    plain = parse_bytes(build_pdf([COVER], info_title=b"Routing (Draft)"), "draft.pdf")
+    assert plain.title == "Routing (Draft)"
+
+
 def test_blank_pages_are_kept_and_reported() -> None:
     doc = parse_bytes(build_pdf([BODY, [], BODY]), "blank.pdf")
     assert doc.page_count == 3

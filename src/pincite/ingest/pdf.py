@@ -40,6 +40,13 @@ _PARAGRAPH_GAP = 0.5
 # figure labels, which also start with numbers, are smaller.
 _HEADING_MIN_SIZE = 0.95
 _DASHES = "-‐‑‒–—―"
+# Non-letters PDFDocEncoding puts at bytes 0x80-0x9F (dashes and quotes aside):
+# what a title written in another encoding shows there (``_as_printed``).
+_MISREAD = frozenset("•†‡…ƒ⁄‹›−‰™")
+# How much of the text is the cover a declared title is checked against.
+_COVER_CHARS = 3000
+# The fewest last words of a declared title that still identify it on the cover.
+_MIN_TITLE_WORDS = 3
 _SECTION_NUMBER = re.compile(r"^(?:\d+|[A-Z])(?:\.\d+)*\.?\s+(?=\S)")
 
 
@@ -351,9 +358,43 @@ def _find_title(text: str, title: str, start: int, end: int) -> tuple[int, int] 
 def _title(pdf: pdfium.PdfDocument, text: str) -> str | None:
     declared = collapse(pdf.get_metadata_value("Title") or "")
     if declared:
-        return declared
+        return _as_printed(declared, text[:_COVER_CHARS])
     first = next((line for line in text.split("\n") if line.strip()), "")
     return collapse(first)[:200] or None
+
+
+def _as_printed(declared: str, cover: str) -> str:
+    """``declared`` with each symbol a producer mis-encoded read as the cover prints it.
+
+    Some producers write a title's bytes raw where PDFDocEncoding maps them to
+    symbols (html2ps with Ghostscript: "(" and ")" as \\201 and \\202, read as
+    "†" and "‡"). Where the cover prints the same title, or its last words
+    ("Hypertext Transfer Protocol (HTTP/1.1): Message Syntax and Routing"
+    under a declared "RFC 7230 - …"), with other punctuation at those places,
+    the cover's characters are taken. A title the cover does not print is
+    kept as declared.
+    """
+    if not any(char in _MISREAD for char in declared):
+        return declared
+    words = declared.split()
+    for first in range(len(words) - _MIN_TITLE_WORDS + 1):
+        tail = " ".join(words[first:])
+        if not any(char in _MISREAD for char in tail):
+            break
+        pieces = []
+        for char in tail:
+            if char.isspace():
+                continue
+            if char in _MISREAD:
+                pieces.append(r"([^\w\s])")
+            else:
+                pieces.append(f"[{re.escape(_DASHES)}]" if char in _DASHES else re.escape(char))
+        found = re.search(r"\s*".join(pieces), cover, re.IGNORECASE)
+        if found:
+            printed = iter(found.groups())
+            fixed = "".join(next(printed) if char in _MISREAD else char for char in tail)
+            return " ".join([*words[:first], fixed])
+    return declared
 
 
 def _ranges(numbers: Sequence[int]) -> str:
