@@ -98,7 +98,8 @@ def resumed(text: str, units: Sequence[Unit], i: int) -> Unit | None:
     if j == i + 1 or j == len(units) or units[j].role not in _RESUMING:
         return None
     rest = text[units[j].start : units[j].end]
-    return units[j] if rest[:1].islower() else None
+    # The rest starts in lower case and finishes the sentence: not a code line after the break.
+    return units[j] if rest[:1].islower() and ends_sentence(rest) else None
 
 
 def ends_sentence(text: str) -> bool:
