@@ -174,8 +174,9 @@ def test_a_sentence_a_page_break_cuts_is_quoted_whole_around_the_page_furniture(
     g = generate("What does the Host request-header field specify?", page)
     claim = g.claims[0]
     assert claim.text.startswith("The Host request-header field specifies")
-    # Before the fix the claim stopped at "(generally an HTTP URL,".
-    assert claim.text.endswith("(generally an HTTP URL, as described in section 3.2.2).")
+    # Before the fix the claim stopped at "(generally an HTTP URL,"; whole, the
+    # definition runs on as it would on one page.
+    assert "(generally an HTTP URL, as described in section 3.2.2). The Host" in claim.text
     assert "Page 128" not in claim.text and "June 1999" not in claim.text
     (_, first_end), (second_start, _) = claim.spans
     assert "[Page 128]" in HOST[first_end:second_start]
@@ -183,13 +184,68 @@ def test_a_sentence_a_page_break_cuts_is_quoted_whole_around_the_page_furniture(
 
 
 def test_a_finished_sentence_before_a_page_break_takes_nothing_after_it() -> None:
-    text = HOST.replace("(generally an HTTP URL,", "(generally an HTTP URL).").replace(
-        "   as described in section 3.2.2). ", "   "
-    )
+    # The lower-case line after the break stays; the sentence before it is finished.
+    text = HOST.replace("(generally an HTTP URL,", "(generally an HTTP URL).")
     page = passage(1, text, title="RFC 2616, Hypertext Transfer Protocol -- HTTP/1.1")
     claim = generate("What does the Host request-header field specify?", page).claims[0]
     assert claim.text.endswith("(generally an HTTP URL).")
     assert len(claim.spans) == 1
+
+
+def test_only_a_page_break_cuts_a_sentence_and_only_a_finished_rest_resumes_it() -> None:
+    question = "Where is the list of approved remote access clients published?"
+    # A link line is furniture but no page break: the sentence is not resumed past it.
+    linked = (
+        "Remote Access\n\nThe current list of approved remote access clients is published "
+        "by the agency at\n\nhttp://www.example.gov/approved/clients\n\n"
+        "and is updated whenever a client is approved or withdrawn.\n"
+    )
+    claim = generate(question, passage(1, linked, title="Guide")).claims[0]
+    assert "updated whenever" not in claim.text and len(claim.spans) == 1
+    # After a real page break, a line that does not finish the sentence is not its rest.
+    code = HOST[: HOST.index("   as described")] + '   host = token [ ":" port ]\n'
+    page = passage(1, code, title="RFC 2616, Hypertext Transfer Protocol -- HTTP/1.1")
+    claim = generate("What does the Host request-header field specify?", page).claims[0]
+    assert claim.text.endswith("(generally an HTTP URL,") and len(claim.spans) == 1
+
+
+def test_a_sentence_cut_at_a_chunk_that_ends_in_page_furniture_goes_on_in_the_next() -> None:
+    cut = HOST.index("   as described")
+    rest = HOST[cut:].lstrip()
+    title = "RFC 2616, Hypertext Transfer Protocol -- HTTP/1.1"
+    first, second = (
+        Passage(
+            number=n,
+            text=text,
+            title=title,
+            evidence_id=f"ev1:c:doc-1:{HASH}:chunk-{n}",
+            version=HASH,
+            start=start,
+        )
+        for n, text, start in ((1, HOST[:cut], 0), (2, rest, len(HOST) - len(rest)))
+    )
+    g = generate("What does the Host request-header field specify?", first, second)
+    assert g.claims[0].text.endswith("(generally an HTTP URL, as described in section 3.2.2).")
+    assert_pinned(g, [first, second])
+
+
+def test_a_definition_cut_by_a_page_break_still_runs_on_to_the_sentence_after_it() -> None:
+    text = (
+        "1.3 Terminology\n\n   A proxy is an intermediary program which acts as both a "
+        "server and a\n   client for the purpose of\n\n"
+        "Fielding, et al.            Standards Track                   [Page 9]\n"
+        "\f\nRFC 2616                        HTTP/1.1                       June 1999\n\n"
+        "   making requests on behalf of other clients. Requests are serviced internally or\n"
+        "   by passing them on, with possible translation, to other servers.\n"
+    )
+    page = passage(1, text, title="RFC 2616, Hypertext Transfer Protocol -- HTTP/1.1")
+    claim = generate("What is a proxy?", page).claims[0]
+    assert claim.text == (
+        "A proxy is an intermediary program which acts as both a server and a client for the "
+        "purpose of making requests on behalf of other clients. Requests are serviced "
+        "internally or by passing them on, with possible translation, to other servers."
+    )
+    assert len(claim.spans) == 2
 
 
 def test_a_condition_question_is_answered_under_the_heading_naming_its_subject() -> None:

@@ -129,10 +129,24 @@ def test_a_title_symbol_the_producer_misencoded_is_read_as_the_cover_prints_it()
 
 
 def test_a_title_symbol_the_cover_does_not_print_is_kept_as_declared() -> None:
-    doc = parse_bytes(build_pdf([COVER], info_title=b"Field Guide \x81 Annex"), "guide.pdf")
-    assert doc.title == "Field Guide \u2020 Annex"
-    plain = parse_bytes(build_pdf([COVER], info_title=b"Routing (Draft)"), "draft.pdf")
-    assert plain.title == "Routing (Draft)"
+    def title(declared: bytes, *lines: str) -> str | None:
+        page = [Text(72, 720 - 20 * n, line) for n, line in enumerate(lines)] + BODY[1:]
+        return parse_bytes(build_pdf([page], info_title=declared), "t.pdf").title
+
+    assert title(b"Field Guide \x81 Annex", "Field Guide Annex") == "Field Guide \u2020 Annex"
+    # Printed glued to the next word, a mark is not the declared one standing alone.
+    assert title(b"Cats \x81 Dogs: Care and Feeding", "(Dogs: Care and Feeding") == (
+        "Cats \u2020 Dogs: Care and Feeding"
+    )
+    # A bullet between short parts: "Q3/2020" on the cover is not the title's "Q3 \u2022 2020".
+    assert title(b"Quarterly Review \x80 Q3 \x80 2020", "Q3/2020 results") == (
+        "Quarterly Review \u2022 Q3 \u2022 2020"
+    )
+    # Too long to be a title: not matched against the cover at all.
+    words = " ".join(["Protocol"] * 70)
+    long = title(f"{words} \x81HTTP/1.1\x82".encode("latin-1"), f"{words} (HTTP/1.1)")
+    assert long == f"{words} \u2020HTTP/1.1\u2021"
+    assert title(b"Routing (Draft)", "Routing (Draft)") == "Routing (Draft)"
 
 
 def test_blank_pages_are_kept_and_reported() -> None:

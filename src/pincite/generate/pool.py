@@ -81,14 +81,16 @@ def adjacent(first: Passage, passages: Sequence[Passage]) -> Passage | None:
     return None
 
 
-def resumed(text: str, units: Sequence[Unit], i: int) -> Unit | None:
-    """The unit that finishes sentence ``units[i]`` after a page break, if it is cut by one.
+def resumed(text: str, units: Sequence[Unit], i: int) -> int | None:
+    """The index of the unit that finishes sentence ``units[i]`` after a page break, if any.
 
     "… as obtained from the original URI given by the user or referring
-    resource (generally an HTTP URL," then the page's footer and the next
-    page's running header, then "as described in section 3.2.2).": the rest
-    starts in lower case after nothing but page furniture. A claim quotes both
-    halves and leaves the furniture out.
+    resource (generally an HTTP URL," then the page's footer, a form feed and
+    the next page's running header, then "as described in section 3.2.2).":
+    only page furniture and a page break lie between the halves, and the rest
+    starts in lower case and finishes the sentence. A claim quotes both halves
+    and leaves the furniture out. Furniture without a page break (a link line,
+    a rule) is no break in the sentence: what it holds may be the answer.
     """
     if ends_sentence(text[units[i].start : units[i].end]):
         return None
@@ -97,9 +99,11 @@ def resumed(text: str, units: Sequence[Unit], i: int) -> Unit | None:
         j += 1
     if j == i + 1 or j == len(units) or units[j].role not in _RESUMING:
         return None
+    if "\f" not in text[units[i].end : units[j].start]:
+        return None
     rest = text[units[j].start : units[j].end]
-    # The rest starts in lower case and finishes the sentence: not a code line after the break.
-    return units[j] if rest[:1].islower() and ends_sentence(rest) else None
+    # Not a code line or a new sentence after the break.
+    return j if rest[:1].islower() and ends_sentence(rest) else None
 
 
 def ends_sentence(text: str) -> bool:

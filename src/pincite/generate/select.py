@@ -313,28 +313,38 @@ def _pieces(
         start += _FOOTNOTE_NUMBER.match(p.text, start).end() - start  # type: ignore[union-attr]
     if u.role is Role.STATEMENT:
         start = pointed_at(p, units, i, start)
-    defined = end
-    j = i + 1
+    pieces: list[Piece] = [(p, start, end)]
+    k = _resume(p, units, i, pieces)  # the last unit quoted
+    sentence = tuple(pieces)  # the first sentence, whole
     if runs_on and u.role is Role.STATEMENT:
-        while j < len(units) and j - i < scoring.definition_sentences:
-            nxt = units[j]
-            if nxt.role is not Role.STATEMENT or "\n\n" in p.text[end : nxt.start]:
+        added = 0
+        while k + 1 < len(units) and added + 1 < scoring.definition_sentences:
+            nxt = units[k + 1]
+            if nxt.role is not Role.STATEMENT or "\n\n" in p.text[pieces[-1][2] : nxt.start]:
                 break
             if _NEXT_ENTRY.match(p.text, nxt.start):
                 break  # '"Service Level" means ...': the next entry of a list of definitions
-            end, j = nxt.end, j + 1
-    ran_on = defined != end
-    pieces: list[Piece] = [(p, start, end)]
-    rest = resumed(p.text, units, j - 1)
-    if rest is not None:
-        pieces.append((p, rest.start, rest.end))
-        end = rest.end
-    last = units[-1].end if units else 0
-    if end == last and not ends_sentence(p.text[start:end]):
+            pieces[-1] = (p, pieces[-1][1], nxt.end)
+            k, added = k + 1, added + 1
+        if added:
+            k = _resume(p, units, k, pieces)
+    ran_on = tuple(pieces) != sentence
+    end = pieces[-1][2]
+    # The last unit that is no page furniture: a chunk may end with a footer and header.
+    last = next((x.end for x in reversed(units) if x.role is not Role.FURNITURE), 0)
+    if end >= last and not ends_sentence(p.text[start:end]):
         nxt_p = adjacent(p, passages)
         if nxt_p is not None:
             follow = layout(nxt_p.text, nxt_p.title)
             if follow and not nxt_p.text[follow[0].start : follow[0].start + 1].isupper():
                 pieces.append((nxt_p, follow[0].start, follow[0].end))
-    scored = ((p, start, defined),) if ran_on else tuple(pieces)
-    return tuple(pieces), scored
+    return tuple(pieces), (sentence if ran_on else tuple(pieces))
+
+
+def _resume(p: Passage, units: list[Unit], k: int, pieces: list[Piece]) -> int:
+    """Quote the rest of ``units[k]`` if a page break cuts it; the index of the last unit quoted."""
+    rest = resumed(p.text, units, k)
+    if rest is None:
+        return k
+    pieces.append((p, units[rest].start, units[rest].end))
+    return rest

@@ -45,8 +45,10 @@ _DASHES = "-‐‑‒–—―"
 _MISREAD = frozenset("•†‡…ƒ⁄‹›−‰™")
 # How much of the text is the cover a declared title is checked against.
 _COVER_CHARS = 3000
-# The fewest last words of a declared title that still identify it on the cover.
+# The fewest last words of a declared title that still identify it on the cover,
+# and the most words a declared title has that is checked at all.
 _MIN_TITLE_WORDS = 3
+_MAX_TITLE_WORDS = 64
 _SECTION_NUMBER = re.compile(r"^(?:\d+|[A-Z])(?:\.\d+)*\.?\s+(?=\S)")
 
 
@@ -370,31 +372,37 @@ def _as_printed(declared: str, cover: str) -> str:
     symbols (html2ps with Ghostscript: "(" and ")" as \\201 and \\202, read as
     "†" and "‡"). Where the cover prints the same title, or its last words
     ("Hypertext Transfer Protocol (HTTP/1.1): Message Syntax and Routing"
-    under a declared "RFC 7230 - …"), with other punctuation at those places,
-    the cover's characters are taken. A title the cover does not print is
-    kept as declared.
+    under a declared "RFC 7230 - …"), as whole words with ASCII punctuation at
+    those places, the cover's characters are taken. A title the cover does not
+    print so is kept as declared, as is one too long to be a title.
     """
-    if not any(char in _MISREAD for char in declared):
-        return declared
     words = declared.split()
-    for first in range(len(words) - _MIN_TITLE_WORDS + 1):
-        tail = " ".join(words[first:])
-        if not any(char in _MISREAD for char in tail):
+    if not any(char in _MISREAD for char in declared) or len(words) > _MAX_TITLE_WORDS:
+        return declared
+    for first in range(len(words)):
+        tail = words[first:]
+        if sum(any(c.isalnum() for c in w) for w in tail) < _MIN_TITLE_WORDS:
             break
-        pieces = []
-        for char in tail:
-            if char.isspace():
-                continue
-            if char in _MISREAD:
-                pieces.append(r"([^\w\s])")
-            else:
-                pieces.append(f"[{re.escape(_DASHES)}]" if char in _DASHES else re.escape(char))
-        found = re.search(r"\s*".join(pieces), cover, re.IGNORECASE)
+        if not any(char in _MISREAD for char in "".join(tail)):
+            break
+        # Word for word, spaced as declared: "† Dogs" is not "(Dogs".
+        pattern = r"\s+".join("".join(_as_pattern(char) for char in word) for word in tail)
+        pattern = rf"(?<!\w){pattern}(?!\w)"
+        found = re.search(pattern, cover, re.IGNORECASE)
         if found:
             printed = iter(found.groups())
-            fixed = "".join(next(printed) if char in _MISREAD else char for char in tail)
+            fixed = " ".join(
+                "".join(next(printed) if char in _MISREAD else char for char in word)
+                for word in tail
+            )
             return " ".join([*words[:first], fixed])
     return declared
+
+
+def _as_pattern(char: str) -> str:
+    if char in _MISREAD:
+        return r"([!-/:-@\[-`{-~])"  # what the producer meant: ASCII punctuation
+    return f"[{re.escape(_DASHES)}]" if char in _DASHES else re.escape(char)
 
 
 def _ranges(numbers: Sequence[int]) -> str:
