@@ -102,6 +102,20 @@ def test_insufficient_context_is_a_refusal_listing_what_was_searched(acme: Corpu
     gen = ScriptedGenerator(Generation((), False))
     result = ask(acme, gen)
     assert result.refused and result.answer is None and result.searched
+    assert result.reasons == ()  # a model that gives no score gives no reason
+
+
+def test_a_refusal_says_how_close_the_closest_sentence_came(acme: Corpus) -> None:
+    strict = ExtractiveGenerator(None).with_threshold(0.7)
+    near = ask(acme, strict, "How long are customer invoices retained?")
+    assert near.refused and len(near.reasons) == 1
+    scored = float(near.reasons[0].split("scored ")[1].split(",")[0])
+    assert 0.55 <= scored < 0.7 and "threshold 0.70" in near.reasons[0]
+    # Near the threshold, the reason names the command that measures a corpus's own.
+    assert "--save-threshold" in near.reasons[0]
+    far = ask(acme, strict, "Which invoices need a hardware key?")
+    assert far.refused and "--save-threshold" not in far.reasons[0]
+    assert float(far.reasons[0].split("scored ")[1].split(",")[0]) < 0.55
 
 
 @pytest.mark.parametrize("numbers", [(0,), (2,), (99,), (-1,), ("1",), (1.0,), (True,), ()])

@@ -16,7 +16,7 @@ from pincite.errors import (
     QuoteMismatchError,
     UnsupportedClaimError,
 )
-from pincite.generate.base import Generation, Generator, Passage
+from pincite.generate.base import CLOSEST, THRESHOLD, Generation, Generator, Passage
 from pincite.generate.question import QuestionKind, parse_question
 from pincite.ground.cite import Retrieved, check_grounding, citations_from, cite, cite_hit, unique
 from pincite.ground.resolve import citation_attributes
@@ -30,6 +30,33 @@ from pincite.support.heuristic import support_checker_for
 _LISTING = frozenset({QuestionKind.LIST, QuestionKind.CONDITION})
 NOTHING_RELEVANT = "No passages in your documents address this."
 INSUFFICIENT = "The passages found do not answer this question."
+
+
+#: How far under the threshold a refusal's closest sentence may score and still
+#: point the user at measuring the corpus's own threshold.
+NEAR_THRESHOLD = 0.15
+
+
+def refusal_reasons(generation: Generation) -> tuple[str, ...]:
+    """Why a generator that scores sufficiency refused: its closest score against its threshold.
+
+    A corpus whose questions are worded unlike its documents (chat against a
+    policy manual) scores right answers lower than the documents the shipped
+    threshold was chosen on; near the threshold, the reason names the command
+    that measures and saves the corpus's own.
+    """
+    closest, threshold = generation.raw.get(CLOSEST), generation.raw.get(THRESHOLD)
+    if not isinstance(closest, float) or not isinstance(threshold, float):
+        return ()
+    reason = (
+        f"the closest sentence scored {closest:.2f}, under the answer threshold {threshold:.2f}"
+    )
+    if closest < threshold - NEAR_THRESHOLD:
+        return (reason,)
+    return (
+        reason + "; if questions are worded unlike these documents, measure this corpus's "
+        "own threshold: pincite eval qa QUESTIONS.jsonl --save-threshold",
+    )
 
 
 class SupportPolicy(StrEnum):
@@ -270,6 +297,7 @@ def answer_question(
                     Outcome.REFUSED,
                     None,
                     INSUFFICIENT,
+                    reasons=refusal_reasons(generation),
                     searched=retrieved.citations,
                     summary=generation.summary,
                     generator_calls=calls,

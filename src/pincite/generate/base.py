@@ -52,6 +52,13 @@ class Conflict:
     description: str
 
 
+#: Keys of ``Generation.raw`` a generator that scores its own sufficiency may
+#: fill when it refuses: the best score it found, and the threshold it missed.
+#: The pipeline turns them into the refusal's reasons.
+CLOSEST = "closest_score"
+THRESHOLD = "threshold"
+
+
 @dataclass(frozen=True, slots=True)
 class Generation:
     claims: tuple[GeneratedClaim, ...]

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from pincite.embed.base import Embedder
-from pincite.generate.base import GeneratedClaim, Generation, Passage
+from pincite.generate.base import CLOSEST, THRESHOLD, GeneratedClaim, Generation, Passage
 from pincite.generate.layout import is_statement
 from pincite.generate.lists import list_items
 from pincite.generate.markers import join_pieces, unbulleted, unmarked
@@ -158,7 +158,10 @@ class ExtractiveGenerator:
             claims = tuple(_claim(pieces) for pieces in items)
             return Generation(claims=claims, sufficient_context=True, summary=summary)
         if not ranked or ranked[0].score < threshold:
-            return Generation(claims=(), sufficient_context=False, summary=summary)
+            closest = max(ranked[0].score if ranked else 0.0, list_score if items else 0.0)
+            # Why it refused, for the refusal's reasons (``answer.pipeline.refusal_reasons``).
+            raw: dict[str, object] = {CLOSEST: round(closest, 4), THRESHOLD: threshold}
+            return Generation(claims=(), sufficient_context=False, summary=summary, raw=raw)
         best = ranked[0]
         chosen = [best]
         for cand in ranked[1:]:
