@@ -36,7 +36,7 @@ def run_demo(console: Console, keep: str | None = None) -> None:
             console.rule(Text("1. Ingest", style="bold"))
             console.print("NIST SP 800-46 revision 1 (2009), and RFC 7230:")
             # rfc7230.pdf declares its title with "(" and ")" mis-encoded; ingest
-            # reads them as its cover prints them (``ingest.pdf._as_printed``).
+            # reads them as its cover prints them (``ingest.pdftitle``).
             for name, uri in (("SP800-46r1.pdf", GUIDE_URI), ("rfc7230.pdf", None)):
                 r = corpus.ingest_path(folder / name, tenant=TENANT, uri=uri)
                 console.print(

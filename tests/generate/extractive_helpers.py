@@ -15,12 +15,14 @@ def passage(
     start: int = 0,
     section: tuple[str, ...] = (),
     title: str = "Doc",
+    document: int | None = None,
 ) -> Passage:
+    """Passage ``number`` of its own document, or a chunk of ``document`` (one version)."""
     return Passage(
         number=number,
         text=text,
         title=title,
-        evidence_id=f"ev1:c:doc-{number}:{HASH}:chunk-{number}",
+        evidence_id=f"ev1:c:doc-{document or number}:{HASH}:chunk-{number}",
         version=HASH,
         start=start,
         section=section,

@@ -214,14 +214,7 @@ def test_a_sentence_cut_at_a_chunk_that_ends_in_page_furniture_goes_on_in_the_ne
     rest = HOST[cut:].lstrip()
     title = "RFC 2616, Hypertext Transfer Protocol -- HTTP/1.1"
     first, second = (
-        Passage(
-            number=n,
-            text=text,
-            title=title,
-            evidence_id=f"ev1:c:doc-1:{HASH}:chunk-{n}",
-            version=HASH,
-            start=start,
-        )
+        passage(n, text, start=start, title=title, document=1)
         for n, text, start in ((1, HOST[:cut], 0), (2, rest, len(HOST) - len(rest)))
     )
     g = generate("What does the Host request-header field specify?", first, second)
