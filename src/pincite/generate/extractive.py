@@ -160,7 +160,7 @@ class ExtractiveGenerator:
         if not ranked or ranked[0].score < threshold:
             closest = max(ranked[0].score if ranked else 0.0, list_score if items else 0.0)
             # Why it refused, for the refusal's reasons (``answer.pipeline.refusal_reasons``).
-            raw: dict[str, object] = {CLOSEST: round(closest, 4), THRESHOLD: threshold}
+            raw: dict[str, object] = {CLOSEST: round(float(closest), 4), THRESHOLD: threshold}
             return Generation(claims=(), sufficient_context=False, summary=summary, raw=raw)
         best = ranked[0]
         chosen = [best]
