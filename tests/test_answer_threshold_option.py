@@ -312,3 +312,26 @@ def test_an_ordinary_threshold_is_set_without_a_note(store: str) -> None:
     args = ["threshold", "--db", store, "--embedder", "none", "--set", "0.55"]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0 and "note:" not in result.stderr
+
+
+def test_a_close_refusal_under_the_shipped_threshold_says_how_to_measure_one(store: str) -> None:
+    def refuse(question: str, *extra: str):  # type: ignore[no-untyped-def]
+        args = ["ask", question, "--db", store, "--embedder", "none", *extra]
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code == 3, result.output
+        return result
+
+    close = "For how many years are paid invoices archived?"
+    near = refuse(close)
+    # The reason carries two numbers; the advice, with this store and tenant, goes to stderr.
+    assert "the closest answer scored 0.5" in near.stdout and "threshold 0.62" in near.stdout
+    assert f"--db {store} --tenant default --save-threshold" in near.stderr
+    assert "--save-threshold" not in near.stdout
+    # Far under it, or under a threshold set on purpose or saved, there is nothing to advise.
+    assert "--save-threshold" not in refuse("Which class is used for flights?").stderr
+    assert "--save-threshold" not in refuse(close, "--answer-threshold", "0.7").stderr
+    saved = CliRunner().invoke(
+        cli, ["threshold", "--set", "0.7", "--db", store, "--embedder", "none"]
+    )
+    assert saved.exit_code == 0, saved.output
+    assert "--save-threshold" not in refuse(close).stderr

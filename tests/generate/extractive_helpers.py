@@ -22,7 +22,7 @@ def passage(
         number=number,
         text=text,
         title=title,
-        evidence_id=f"ev1:c:doc-{document or number}:{HASH}:chunk-{number}",
+        evidence_id=f"ev1:c:doc-{number if document is None else document}:{HASH}:chunk-{number}",
         version=HASH,
         start=start,
         section=section,

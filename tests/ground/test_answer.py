@@ -105,17 +105,33 @@ def test_insufficient_context_is_a_refusal_listing_what_was_searched(acme: Corpu
     assert result.reasons == ()  # a model that gives no score gives no reason
 
 
-def test_a_refusal_says_how_close_the_closest_sentence_came(acme: Corpus) -> None:
+def test_a_refusal_says_how_close_the_closest_answer_came(acme: Corpus) -> None:
     strict = ExtractiveGenerator(None).with_threshold(0.7)
     near = ask(acme, strict, "How long are customer invoices retained?")
-    assert near.refused and len(near.reasons) == 1
-    scored = float(near.reasons[0].split("scored ")[1].split(",")[0])
-    assert 0.55 <= scored < 0.7 and "threshold 0.70" in near.reasons[0]
-    # Near the threshold, the reason names the command that measures a corpus's own.
-    assert "--save-threshold" in near.reasons[0]
-    far = ask(acme, strict, "Which invoices need a hardware key?")
-    assert far.refused and "--save-threshold" not in far.reasons[0]
-    assert float(far.reasons[0].split("scored ")[1].split(",")[0]) < 0.55
+    assert near.refused and near.closest is not None
+    score, threshold = near.closest
+    assert 0.3 < score < 0.7 and threshold == 0.7
+    assert near.reasons == (
+        f"the closest answer scored {score:.2f}, under the answer threshold 0.70",
+    )
+
+
+@pytest.mark.parametrize(
+    ("is_model", "raw"),
+    [
+        (True, {"closest_score": 0.97, "threshold": 0.1}),  # what a model says is no score
+        (False, {"closest_score": float("nan"), "threshold": 0.5}),
+        (False, {"closest_score": "0.9", "threshold": 0.5}),
+        (False, {"closest_score": True, "threshold": 0.5}),
+    ],
+)
+def test_a_refusal_reports_no_score_a_model_or_a_malformed_raw_gives(
+    acme: Corpus, is_model: bool, raw: dict[str, object]
+) -> None:
+    gen = ScriptedGenerator(Generation((), False, raw=raw))
+    gen.is_model = is_model  # type: ignore[misc]
+    result = ask(acme, gen)
+    assert result.refused and result.closest is None and result.reasons == ()
 
 
 @pytest.mark.parametrize("numbers", [(0,), (2,), (99,), (-1,), ("1",), (1.0,), (True,), ()])

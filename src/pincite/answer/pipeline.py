@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -32,31 +33,23 @@ NOTHING_RELEVANT = "No passages in your documents address this."
 INSUFFICIENT = "The passages found do not answer this question."
 
 
-#: How far under the threshold a refusal's closest sentence may score and still
-#: point the user at measuring the corpus's own threshold.
-NEAR_THRESHOLD = 0.15
+def closest_score(generator: Generator, generation: Generation) -> tuple[float, float] | None:
+    """(the closest answer's score, the threshold it missed) of an offline generator's refusal.
 
-
-def refusal_reasons(generation: Generation) -> tuple[str, ...]:
-    """Why a generator that scores sufficiency refused: its closest score against its threshold.
-
-    A corpus whose questions are worded unlike its documents (chat against a
-    policy manual) scores right answers lower than the documents the shipped
-    threshold was chosen on; near the threshold, the reason names the command
-    that measures and saves the corpus's own.
+    Read only from a generator that is no model: a model's ``raw`` is its own
+    output, and whatever it says it scored is no measurement.
     """
+    if generator.is_model:
+        return None
     closest, threshold = generation.raw.get(CLOSEST), generation.raw.get(THRESHOLD)
-    if not isinstance(closest, float) or not isinstance(threshold, float):
-        return ()
-    reason = (
-        f"the closest sentence scored {closest:.2f}, under the answer threshold {threshold:.2f}"
-    )
-    if closest < threshold - NEAR_THRESHOLD:
-        return (reason,)
-    return (
-        reason + "; if questions are worded unlike these documents, measure this corpus's "
-        "own threshold: pincite eval qa QUESTIONS.jsonl --save-threshold",
-    )
+    numbers = []
+    for value in (closest, threshold):
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return None
+        if not math.isfinite(value):
+            return None
+        numbers.append(float(value))
+    return numbers[0], numbers[1]
 
 
 class SupportPolicy(StrEnum):
@@ -95,10 +88,20 @@ class AnswerResult:
     summary: str = ""
     generator_calls: int = 0
     rendered: Rendered | None = None
+    # An offline answerer's refusal: (its closest answer's score, the threshold it missed).
+    closest: tuple[float, float] | None = None
 
     @property
     def refused(self) -> bool:
         return self.outcome is Outcome.REFUSED
+
+
+def _how_close(closest: tuple[float, float] | None) -> tuple[str, ...]:
+    if closest is None:
+        return ()
+    return (
+        f"the closest answer scored {closest[0]:.2f}, under the answer threshold {closest[1]:.2f}",
+    )
 
 
 def passages_for(retrieved: Retrieved) -> list[Passage]:
@@ -291,16 +294,18 @@ def answer_question(
             generation = generator.generate(question, passages, summary=summary, feedback=feedback)
             calls += 1
             if not generation.sufficient_context:
+                closest = closest_score(generator, generation)
                 return AnswerResult(
                     question,
                     tenant,
                     Outcome.REFUSED,
                     None,
                     INSUFFICIENT,
-                    reasons=refusal_reasons(generation),
+                    reasons=_how_close(closest),
                     searched=retrieved.citations,
                     summary=generation.summary,
                     generator_calls=calls,
+                    closest=closest,
                 )
             try:
                 answer = build_answer(generation, retrieved)

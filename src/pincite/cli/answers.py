@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import click
 
-from pincite.answer.pipeline import SupportPolicy
+from pincite.answer.calibration import saved_threshold
+from pincite.answer.pipeline import AnswerResult, SupportPolicy
 from pincite.cli.common import (
     F,
     db_option,
     embedder_option,
+    err,
     handle_errors,
     json_option,
     open_corpus,
@@ -20,6 +22,11 @@ from pincite.cli.embedding import with_coverage
 from pincite.generate import GENERATORS
 from pincite.present.answer import answer_json
 from pincite.settings import GeneratorSettings
+from pincite.store.base import Store
+
+#: How far under the threshold a refusal's closest answer may score and still
+#: point the user at measuring the store's own threshold.
+NEAR_THRESHOLD = 0.15
 
 generator_options = [
     click.option(
@@ -122,8 +129,34 @@ def ask(
             print_json(with_coverage(answer_json(result), corpus, tenant))
         else:
             out.print(corpus.render(result))
+            hint = calibration_hint(result, corpus.store, db, tenant, answer_threshold)
+            if hint:
+                err.print(hint)
     if result.refused:
         raise SystemExit(3)
+
+
+def calibration_hint(
+    result: AnswerResult, store: Store, db: str, tenant: str, explicit: float | None
+) -> str | None:
+    """What to run when a refusal came close under the shipped threshold, or ``None``.
+
+    Questions worded unlike the documents (chat against a policy manual)
+    score right answers lower than the long documents the shipped threshold
+    was chosen on. A threshold set on purpose (``explicit``, or one saved for
+    the tenant) gets no advice: it was measured already.
+    """
+    if result.closest is None or explicit is not None:
+        return None
+    score, threshold = result.closest
+    if score < threshold - NEAR_THRESHOLD or saved_threshold(store, tenant) is not None:
+        return None
+    return (
+        "hint: the shipped answer threshold was chosen on long technical documents; if your "
+        "questions are worded unlike your documents, measure this store's own threshold on "
+        f"questions you can check: pincite eval qa QUESTIONS.jsonl --db {db} --tenant {tenant} "
+        "--save-threshold (README: Measure it on your own documents)"
+    )
 
 
 @click.command()

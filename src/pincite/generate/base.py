@@ -52,9 +52,10 @@ class Conflict:
     description: str
 
 
-#: Keys of ``Generation.raw`` a generator that scores its own sufficiency may
-#: fill when it refuses: the best score it found, and the threshold it missed.
-#: The pipeline turns them into the refusal's reasons.
+#: Keys of ``Generation.raw`` an offline generator that scores its own
+#: sufficiency may fill when it refuses: the best score it found, and the
+#: threshold it missed. The pipeline reports them (``AnswerResult.closest``);
+#: from a model (``is_model``) they are ignored.
 CLOSEST = "closest_score"
 THRESHOLD = "threshold"
 

@@ -158,9 +158,11 @@ class ExtractiveGenerator:
             claims = tuple(_claim(pieces) for pieces in items)
             return Generation(claims=claims, sufficient_context=True, summary=summary)
         if not ranked or ranked[0].score < threshold:
-            closest = max(ranked[0].score if ranked else 0.0, list_score if items else 0.0)
-            # Why it refused, for the refusal's reasons (``answer.pipeline.refusal_reasons``).
-            raw: dict[str, object] = {CLOSEST: round(float(closest), 4), THRESHOLD: threshold}
+            raw: dict[str, object] = {}
+            if ranked or items:
+                # How close it came, for the refusal's reasons (``answer.pipeline.closest_score``).
+                closest = max(ranked[0].score if ranked else 0.0, list_score if items else 0.0)
+                raw = {CLOSEST: round(float(closest), 4), THRESHOLD: float(threshold)}
             return Generation(claims=(), sufficient_context=False, summary=summary, raw=raw)
         best = ranked[0]
         chosen = [best]
