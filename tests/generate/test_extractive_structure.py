@@ -13,7 +13,7 @@ from dataclasses import replace
 from extractive_helpers import HASH, assert_pinned, best, generate, passage
 
 from pincite.embed.base import Embedder
-from pincite.generate.base import Passage
+from pincite.generate.base import GeneratedClaim, Passage
 from pincite.generate.cues import kind_cue
 from pincite.generate.extractive import ExtractiveConfig, ExtractiveGenerator
 from pincite.generate.names import without_numbered_names
@@ -149,11 +149,16 @@ def test_a_leadin_run_across_a_page_break_quotes_around_the_page_furniture() -> 
     assert claim.text.startswith("Origin servers MUST include a Date header field")
     # The item the page break cuts keeps both its halves; the furniture is left out.
     assert "MAY include a Date header field, at the server's option. 2. If" in claim.text
-    assert "Page 124" not in claim.text and "June 1999" not in claim.text
     assert len(claim.spans) == 2
-    (_, first_end), (second_start, _) = claim.spans
-    assert "[Page 124]" in text[first_end:second_start]
+    assert_quoted_around(claim, text, 124)
     assert_pinned(g, [page])
+
+
+def assert_quoted_around(claim: GeneratedClaim, text: str, page: int) -> None:
+    """The claim's two pieces leave page ``page``'s footer and the next page's header out."""
+    assert f"Page {page}" not in claim.text and "June 1999" not in claim.text
+    (_, first_end), (second_start, _) = claim.spans
+    assert f"[Page {page}]" in text[first_end:second_start]
 
 
 HOST = (
@@ -177,9 +182,7 @@ def test_a_sentence_a_page_break_cuts_is_quoted_whole_around_the_page_furniture(
     # Before the fix the claim stopped at "(generally an HTTP URL,"; whole, the
     # definition runs on as it would on one page.
     assert "(generally an HTTP URL, as described in section 3.2.2). The Host" in claim.text
-    assert "Page 128" not in claim.text and "June 1999" not in claim.text
-    (_, first_end), (second_start, _) = claim.spans
-    assert "[Page 128]" in HOST[first_end:second_start]
+    assert_quoted_around(claim, HOST, 128)
     assert_pinned(g, [page])
 
 
