@@ -263,6 +263,17 @@ def test_page_numbers_and_link_lines_are_furniture() -> None:
     assert roles[1:] == [Role.FURNITURE, Role.FURNITURE, Role.STATEMENT]
 
 
+def test_an_executive_summarys_and_an_appendixs_page_numbers_are_furniture() -> None:
+    # Read as headings, "ES-1" became the title of the sentences after it.
+    for number in ("ES-1", "A-3", "B-12"):
+        text = (
+            "Organizations should plan their telework security with care.\n\n"
+            f"{number}\n\nA telework policy covers every device the organization allows.\n"
+        )
+        roles = [r for r, _ in _roles(text)]
+        assert roles == [Role.STATEMENT, Role.FURNITURE, Role.STATEMENT], number
+
+
 def test_section_headings_in_the_titles_words_are_no_running_header() -> None:
     # A header carries a number or a date, or is set in capitals; these are sections.
     title = "Guide to Enterprise Telework and Remote Access Security"

@@ -73,9 +73,10 @@ class Unit:
 _FURNITURE = re.compile(
     r"\[Page \d+\]|^RFC \d{3,5}\s{2,}|^Page \d+( of \d+)?$|^[ivxlc\d]{1,4}$"
     r"|\S\s{6,}\S\s{6,}\S|_{10}"
-    # "2-3" (chapter-page numbers); a line that is a link ("... available free of charge
-    # from: http://dx.doi.org/...", "http://csrc.nist.gov/.../SP800-46r1.pdf")
-    r"|^\d{1,2}-\d{1,3}$|(?:^|:\s)\(?https?://\S*[^\s.;]$",
+    # "2-3" (chapter-page numbers), "ES-1" and "A-3" (an executive summary's and an
+    # appendix's); a line that is a link ("... available free of charge from:
+    # http://dx.doi.org/...", "http://csrc.nist.gov/.../SP800-46r1.pdf")
+    r"|^\d{1,2}-\d{1,3}$|^[A-Z]{1,2}-\d{1,3}$|(?:^|:\s)\(?https?://\S*[^\s.;]$",
     re.I,
 )
 _FOOTNOTE = re.compile(r"^\d{1,2}\s+[A-Z]")
