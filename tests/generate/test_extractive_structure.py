@@ -225,23 +225,6 @@ def test_a_sentence_cut_at_a_chunk_that_ends_in_page_furniture_goes_on_in_the_ne
     assert_pinned(g, [first, second])
 
 
-def test_the_next_chunk_resumes_a_sentence_past_furniture_only_after_a_page_break() -> None:
-    title = "Guide to Telework Security"
-    head = "Remote Access\n\nThe list of approved remote clients is published by the agency at"
-    for gap, resumes in (
-        ("\n\nGUIDE TO TELEWORK SECURITY\n\n31\n\f\n", True),  # a page's header and number
-        ("\n\nhttp://www.example.gov/approved/clients\n\n", False),  # a link line, no break
-    ):
-        tail = f"{gap}the start of each quarter, and is updated whenever a client is withdrawn.\n"
-        first, second = (
-            passage(n, text, start=start, title=title, document=1)
-            for n, text, start in ((1, head, 0), (2, tail, len(head)))
-        )
-        g = generate("Where is the list of approved clients published?", first, second)
-        claim = g.claims[0]
-        assert ("whenever a client is withdrawn." in claim.text) is resumes, gap
-
-
 def test_a_definition_cut_by_a_page_break_still_runs_on_to_the_sentence_after_it() -> None:
     text = (
         "1.3 Terminology\n\n   A proxy is an intermediary program which acts as both a "

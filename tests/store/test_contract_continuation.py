@@ -1,5 +1,4 @@
-"""A lead-in at a chunk's end brings in the chunk holding its items (list questions);
-a best hit that stops inside a sentence brings in the chunk holding its rest (any question).
+"""A lead-in at a chunk's end brings in the chunk holding its items (list questions).
 
 Lexical-only stores, so which chunks are retrieved follows from the texts; on
 both backends, since each reads a version's chunks its own way.
@@ -14,13 +13,7 @@ import pytest
 
 import pincite
 from pincite.corpus import Corpus
-from pincite.retrieve.continuation import (
-    CONTINUATION,
-    ends_mid_sentence,
-    ends_with_leadin,
-    with_continuation,
-    with_rest_of_sentence,
-)
+from pincite.retrieve.continuation import CONTINUATION, ends_with_leadin, with_continuation
 
 FILLER = " ".join(
     f"Each agency reviews remote access policy number {n} with its security officer."
@@ -96,7 +89,7 @@ def test_a_list_question_is_answered_from_the_items_after_the_chunk_boundary(
     assert result.answer is not None, result.message
     cited = " ".join(c.text for c in result.answer.claims)
     assert "Sensitivity of telework" in cited
-    # a question of another kind, its best hit ending its sentence, is left to ranked retrieval
+    # a question of another kind is left to ranked retrieval
     other = "Does each agency review remote access policy number 3?"
     searched = [c.chunk_id for c in corpus.ask(other, k=3).searched]
     assert searched == [h.chunk.chunk_id for h in corpus.retrieve(other, k=3).hits]
@@ -133,61 +126,3 @@ def test_chunk_at_reads_one_chunk_of_a_version_by_its_place(corpus: Corpus) -> N
     # another tenant, another version: nothing
     assert store.chunk_at("rival", hit.document_id, hit.content_hash, 0) is None
     assert store.chunk_at("default", hit.document_id, "0" * 64, 0) is None
-
-
-# A page ends inside a sentence; the chunker cuts there, and the rest of the
-# sentence opens the next chunk behind the next page's header.
-CUT = (
-    f"{FILLER}\n\nEach organization decides which devices may reach which resources, "
-    "allowing agency laptops to reach most internal systems and personally owned computers "
-    "to reach\n\nGUIDE TO TELEWORK SECURITY\n\n31\n\f\nonly web-based email and the staff "
-    f"directory. Devices are reviewed every year by the security office. {FILLER}\n"
-)
-CUT_QUESTION = "What may personally owned computers reach?"
-
-
-@pytest.fixture
-def cut(location: str) -> Iterator[Corpus]:
-    with pincite.open(location, embedder=None) as c:
-        c.ingest_text(CUT, uri="cut.txt", title="Guide to Telework Security")
-        for n, text in enumerate(UNRELATED):
-            c.ingest_text(text, uri=f"note-{n}.txt")
-        yield c
-
-
-def test_a_sentence_is_found_cut_behind_the_page_furniture_after_it() -> None:
-    assert ends_mid_sentence("… teleworker-owned PCs to access\n\nES-1\n\f\nGUIDE TO TELEWORK\n")
-    assert not ends_mid_sentence("… such as Web-based email.\n\nGUIDE TO TELEWORK SECURITY\n\n31")
-    assert not ends_mid_sentence("Factors that organizations should weigh include the following:")
-    assert not ends_mid_sentence("GUIDE TO TELEWORK SECURITY\n\n31")
-
-
-def test_the_chunk_after_a_best_hit_cut_mid_sentence_finishes_the_claim(cut: Corpus) -> None:
-    plain = cut.retrieve(CUT_QUESTION, k=3)
-    best = plain.hits[0].chunk
-    assert best.text.endswith("to reach"), "the chunker was meant to cut inside the sentence"
-    followed = with_rest_of_sentence(cut.store, plain, 3)
-    assert followed.hits[0] == plain.hits[0]
-    assert followed.hits[-1].chunk.ordinal == best.ordinal + 1
-    assert followed.hits[-1].branches.channels[0].name == CONTINUATION
-    # k = 1 keeps the best hit, a finished sentence asks for nothing
-    assert with_rest_of_sentence(cut.store, plain, 1) == plain
-    assert with_rest_of_sentence(cut.store, followed, 3) == followed
-    answer = cut.ask(CUT_QUESTION, k=3).answer
-    assert answer is not None
-    claim = answer.claims[0]
-    assert claim.text.endswith("computers to reach only web-based email and the staff directory.")
-    assert "GUIDE TO TELEWORK" not in claim.text and "31" not in claim.text
-    # both halves are pinned, each in its own chunk
-    cited = [c for c in answer.citations if c.citation_id in claim.citation_ids]
-    assert {c.chunk_id for c in cited} == {
-        best.chunk_id,
-        followed.hits[-1].chunk.chunk_id,
-    }
-
-
-def test_an_erased_rest_of_a_sentence_is_never_brought_in(cut: Corpus) -> None:
-    plain = cut.retrieve(CUT_QUESTION, k=3)
-    rest = with_rest_of_sentence(cut.store, plain, 3).hits[-1].chunk
-    cut.erase(rest.document_id, chunk_id=rest.chunk_id)
-    assert with_rest_of_sentence(cut.store, plain, 3) == plain

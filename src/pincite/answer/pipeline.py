@@ -22,7 +22,7 @@ from pincite.generate.question import QuestionKind, parse_question
 from pincite.ground.cite import Retrieved, check_grounding, citations_from, cite, cite_hit, unique
 from pincite.ground.resolve import citation_attributes
 from pincite.model import Hit
-from pincite.retrieve.continuation import with_continuation, with_rest_of_sentence
+from pincite.retrieve.continuation import with_continuation
 from pincite.retrieve.search import SearchOptions
 from pincite.support.base import SupportChecker, SupportPassage, SupportResult, SupportVerdict
 from pincite.support.claims import check_claim, quoted
@@ -282,8 +282,6 @@ def answer_question(
         if asked.kind in _LISTING:
             # The items a retrieved lead-in announces may lie in the chunk after it.
             result = with_continuation(corpus.store, result, k)
-        else:
-            result = with_rest_of_sentence(corpus.store, result, k)
         if not result.hits:
             return AnswerResult(question, tenant, Outcome.REFUSED, None, NOTHING_RELEVANT)
         retrieved = cite(result)

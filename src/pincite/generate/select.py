@@ -334,27 +334,11 @@ def _pieces(
     last = next((x.end for x in reversed(units) if x.role is not Role.FURNITURE), 0)
     if end >= last and not ends_sentence(p.text[start:end]):
         nxt_p = adjacent(p, passages)
-        rest = _chunk_rest(p, end, nxt_p) if nxt_p is not None else None
-        if nxt_p is not None and rest is not None:
-            pieces.append((nxt_p, rest.start, rest.end))
+        if nxt_p is not None:
+            follow = layout(nxt_p.text, nxt_p.title)
+            if follow and not nxt_p.text[follow[0].start : follow[0].start + 1].isupper():
+                pieces.append((nxt_p, follow[0].start, follow[0].end))
     return tuple(pieces), (sentence if ran_on else tuple(pieces))
-
-
-def _chunk_rest(p: Passage, end: int, nxt: Passage) -> Unit | None:
-    """The unit of ``nxt`` (the next chunk) that goes on with the sentence ``p`` ends with.
-
-    Page furniture opening the chunk (the next page's header) is passed over
-    only across a page break, as ``resumed`` does within a chunk.
-    """
-    follow = layout(nxt.text, nxt.title)
-    f = 0
-    while f < len(follow) and follow[f].role is Role.FURNITURE:
-        f += 1
-    if f == len(follow) or nxt.text[follow[f].start : follow[f].start + 1].isupper():
-        return None
-    if f and "\f" not in p.text[end:] + nxt.text[: follow[f].start]:
-        return None
-    return follow[f]
 
 
 def _resume(p: Passage, units: list[Unit], k: int, pieces: list[Piece]) -> int:

@@ -1,12 +1,11 @@
-"""The chunk that finishes a list its lead-in, or a sentence, leaves at a chunk's end.
+"""The chunk that finishes a list its lead-in leaves at a chunk's end.
 
 A chunk boundary often falls after "Factors that organizations should
 consider ... include the following:", with a page's running header and number
 between the lead-in and its first item; the items are in the next chunk,
 which shares few words with the question and is rarely retrieved. For a list
 or condition question the answer path asks for that chunk here, so the
-answerer sees the items the lead-in announces. For any other question it asks
-for the chunk after the best hit when that hit stops inside a sentence.
+answerer sees the items the lead-in announces.
 """
 
 from __future__ import annotations
@@ -18,13 +17,7 @@ from pincite.model import Branches, ChannelRank, DocumentStatus, Hit, RetrievalR
 from pincite.retrieve.query import query_terms
 from pincite.store.base import Store
 
-__all__ = [
-    "CONTINUATION",
-    "ends_mid_sentence",
-    "ends_with_leadin",
-    "with_continuation",
-    "with_rest_of_sentence",
-]
+__all__ = ["CONTINUATION", "ends_with_leadin", "with_continuation"]
 
 # The channel name of a hit brought in as the rest of a retrieved lead-in's list.
 CONTINUATION = "continuation"
@@ -50,32 +43,6 @@ def ends_with_leadin(text: str) -> bool:
     return False
 
 
-def ends_mid_sentence(text: str) -> bool:
-    """True when the last line of ``text`` that is not page furniture stops inside a sentence."""
-    lines = [line.strip() for line in text.replace("\f", "\n").splitlines() if line.strip()]
-    for line in reversed(lines[-_LOOK_BACK:]):
-        capitals = not any(c.islower() for c in line)
-        if capitals or _FURNITURE_LINE.match(line):
-            continue
-        return not line.endswith((".", "!", "?", ";", ":", ")", '"', "”"))
-    return False
-
-
-def with_rest_of_sentence(store: Store, result: RetrievalResult, k: int) -> RetrievalResult:
-    """``result`` with the chunk after its best hit in the last of ``k`` places, when the
-    best hit stops inside a sentence.
-
-    A chunk boundary at a page's end can cut a sentence ("… teleworker-owned
-    PCs to access" | "a limited set of resources, …"); the rest shares few
-    words with the question and is rarely retrieved, so the answerer would
-    quote half a sentence. Unchanged for ``k`` < 2 (the best hit keeps its
-    place) and wherever ``with_continuation`` leaves a result unchanged.
-    """
-    if k < 2 or not result.hits or not ends_mid_sentence(result.hits[0].chunk.text):
-        return result
-    return _follow(store, result, k, result.hits[0])
-
-
 def with_continuation(store: Store, result: RetrievalResult, k: int) -> RetrievalResult:
     """``result`` with the chunk after its lead-in-ending hit in the last of ``k`` places.
 
@@ -97,12 +64,6 @@ def with_continuation(store: Store, result: RetrievalResult, k: int) -> Retrieva
     if not open_ended:
         return result
     h = min(open_ended, key=lambda t: t[:2])[2]
-    return _follow(store, result, k, h)
-
-
-def _follow(store: Store, result: RetrievalResult, k: int, h: Hit) -> RetrievalResult:
-    """``result`` with the chunk after ``h`` in the last of ``k`` places, where it may follow."""
-    hits = list(result.hits)
     nxt = store.chunk_at(
         result.tenant, h.chunk.document_id, h.chunk.content_hash, h.chunk.ordinal + 1
     )
