@@ -32,7 +32,7 @@ def assert_well_formed(doc: ParsedDocument, chunks: list[ChunkDraft], max_chars:
 
 
 def test_chunker_version_is_recorded() -> None:
-    assert CHUNKER == "pincite-chunker/1"
+    assert CHUNKER == "pincite-chunker/2"
 
 
 def test_short_text_is_one_stripped_chunk() -> None:
@@ -85,6 +85,30 @@ def test_each_heading_starts_a_chunk_and_sets_the_path() -> None:
     out = chunk(doc, min_chars=50, target_chars=500, max_chars=800)
     assert [c.start for c in out] == [h.start for h in headings]
     assert [c.section for c in out] == [("1 Intro",), ("1 Intro", "1.1 Detail"), ("2 Next",)]
+
+
+def test_a_markdown_heading_starts_its_chunk_with_its_markup() -> None:
+    # The parser's heading is its text; cut there, "##" ended the chunk before
+    # and "What if I am ill?" opened the next one as a bare question.
+    body = "Some text about the topic. " * 12
+    text = f"# Policy\n\n{body}\n\n## What if I am ill?\n\n{body}\n\n> ### Quoted\n\n{body}"
+    headings = []
+    for title, level in (("Policy", 1), ("What if I am ill?", 2), ("Quoted", 3)):
+        start = text.index(title)
+        headings.append(Heading(start, start + len(title), level, title))
+    doc = doc_of(text, headings=tuple(headings))
+    out = texts(doc, chunk(doc, min_chars=50, target_chars=500, max_chars=800))
+    assert [t.split("\n")[0] for t in out] == ["# Policy", "## What if I am ill?", "> ### Quoted"]
+    assert not any(t.endswith("#") for t in out)
+
+
+def test_a_heading_after_words_on_its_line_is_cut_at_its_text() -> None:
+    body = "Some text about the topic. " * 12
+    text = f"{body}\n\nSee below. 2 Next\n\n{body}"
+    start = text.index("2 Next")
+    doc = doc_of(text, headings=(Heading(start, start + 6, 1, "2 Next"),))
+    out = chunk(doc, min_chars=50, target_chars=500, max_chars=800)
+    assert [c.start for c in out] == [0, start]
 
 
 def test_tiny_section_joins_the_next_one() -> None:

@@ -19,7 +19,8 @@ from pincite.ingest.base import ChunkDraft, Heading, PageSpan, ParsedDocument, T
 from pincite.ingest.textutil import strip_span
 from pincite.model import BBox
 
-CHUNKER = "pincite-chunker/1"
+# 2: a section starts at its heading's line, so "## " is no longer left on the chunk before.
+CHUNKER = "pincite-chunker/2"
 
 # Most boxes one chunk carries; past this, neighbours on a page are merged.
 MAX_BOXES = 50
@@ -28,6 +29,7 @@ _PARAGRAPH = re.compile(r"\n[^\S\n]*\n")
 _SENTENCE = re.compile(r"[.!?][\"'”’)\]]*(?=\s+[\"'“‘(\[]?[A-Z0-9])")
 _LINE = re.compile(r"\n")
 _SPACE = re.compile(r"\s")
+_WORDLIKE = re.compile(r"\w")
 # (pattern, cut at the match's end rather than its start), best kind first.
 _BOUNDARIES = ((_PARAGRAPH, False), (_SENTENCE, True), (_LINE, False), (_SPACE, False))
 # How far past the window a boundary match may need to look (blank-line runs, lookaheads).
@@ -89,7 +91,7 @@ def embed_text(title: str | None, section: tuple[str, ...], text: str) -> str:
 
 def _sections(text: str, headings: Sequence[Heading], min_chars: int) -> list[tuple[int, int]]:
     """Ranges between heading starts, each too-short one joined to the next."""
-    cuts = sorted({h.start for h in headings if 0 < h.start < len(text)})
+    cuts = sorted({_line_start(text, h.start) for h in headings if 0 < h.start < len(text)})
     bounds = [0, *cuts, len(text)]
     groups: list[tuple[int, int]] = []
     open_start: int | None = None
@@ -103,6 +105,17 @@ def _sections(text: str, headings: Sequence[Heading], min_chars: int) -> list[tu
     if open_start is not None:  # a short last section has no next to join
         groups.append((open_start, len(text)))
     return groups
+
+
+def _line_start(text: str, start: int) -> int:
+    """Where the heading at ``start`` begins with its markup ("## ", "> ### ").
+
+    A parser's heading is its text; cut there, the "##" before it would end
+    the previous chunk and the next one would open on a bare line whose
+    heading nobody can see ("## What if I am ill?" read as a question).
+    """
+    line = text.rfind("\n", 0, start) + 1
+    return start if _WORDLIKE.search(text, line, start) else line
 
 
 def _split(
