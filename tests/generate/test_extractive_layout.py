@@ -256,11 +256,26 @@ def test_a_running_header_repeating_the_document_title_is_furniture() -> None:
 def test_page_numbers_and_link_lines_are_furniture() -> None:
     text = (
         "GUIDE TO TELEWORK SECURITY\n\n2-3\n\n"
-        "This publication is available free of charge from: http://dx.doi.org/10.6028/NIST.SP.800-46r2\n\n"
+        "http://dx.doi.org/10.6028/NIST.SP.800-46r2\n\n"
+        "Location: http://www.w3.org/pub/WWW/People.html\n\n"
         "Organizations should have a telework security policy.\n"
     )
     roles = [r for r, _ in _roles(text)]
-    assert roles[1:] == [Role.FURNITURE, Role.FURNITURE, Role.STATEMENT]
+    assert roles[1:] == [Role.FURNITURE, Role.FURNITURE, Role.FURNITURE, Role.STATEMENT]
+
+
+def test_a_sentence_ending_in_a_link_says_where_something_is() -> None:
+    # Markdown writers leave the full stop off after a link; the sentence still
+    # answers "where do I submit a claim?".
+    for line in (
+        "Submit every expense claim through the finance portal: https://finance.example.com/claims",
+        "This publication is available free of charge from: http://dx.doi.org/10.6028/NIST.SP.800-46r2",
+        "Read the whole travel policy at https://intranet.example.com/travel",
+    ):
+        assert _roles(f"{line}\n\nKeep every receipt for six years.\n") == [
+            (Role.STATEMENT, line),
+            (Role.STATEMENT, "Keep every receipt for six years."),
+        ]
 
 
 def test_an_executive_summarys_and_an_appendixs_page_numbers_are_furniture() -> None:

@@ -1214,3 +1214,17 @@ def test_a_glossary_label_of_the_term_alone_is_its_entry() -> None:
     # more words before the colon than the term: no label of it
     assert definitions["Terms used here are "] == 0.0
     assert ranked[0].text.startswith("SECURITY CATEGORY: The characterization")
+
+
+def test_a_sentence_ending_in_a_link_answers_where_to_go() -> None:
+    # Read as a link line (page furniture), the portal's sentence was dropped
+    # and the deadline beside it cited instead.
+    text = (
+        "Submitting a claim\n\n"
+        "Submit every expense claim through the finance portal: https://finance.example.com/claims\n\n"
+        "Claims must be submitted within 30 days of the expense.\n"
+    )
+    page = passage(1, text, title="Expenses policy")
+    g = generate("Where do I submit an expense claim?", page)
+    assert g.claims[0].text.endswith("finance portal: https://finance.example.com/claims")
+    assert_pinned(g, [page])

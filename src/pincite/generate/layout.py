@@ -74,11 +74,14 @@ _FURNITURE = re.compile(
     r"\[Page \d+\]|^RFC \d{3,5}\s{2,}|^Page \d+( of \d+)?$|^[ivxlc\d]{1,4}$"
     r"|\S\s{6,}\S\s{6,}\S|_{10}"
     # "2-3" (chapter-page numbers), "ES-1" and "A-3" (an executive summary's and an
-    # appendix's); a line that is a link ("... available free of charge from:
-    # http://dx.doi.org/...", "http://csrc.nist.gov/.../SP800-46r1.pdf")
-    r"|^\d{1,2}-\d{1,3}$|^[A-Z]{1,2}-\d{1,3}$|(?:^|:\s)\(?https?://\S*[^\s.;]$",
+    # appendix's)
+    r"|^\d{1,2}-\d{1,3}$|^[A-Z]{1,2}-\d{1,3}$",
     re.I,
 )
+# A line that ends in a link with no full stop after it: a footer
+# ("http://csrc.nist.gov/.../SP800-46r1.pdf"), an example header ("Location:
+# http://..."), or a sentence saying where something is.
+_ENDS_IN_LINK = re.compile(r"(?:^|\s)\(?https?://\S*[^\s.;]$", re.I)
 _FOOTNOTE = re.compile(r"^\d{1,2}\s+[A-Z]")
 # What opens a bulleted item ("- ", "• "), and what PDF symbol fonts extract it to.
 BULLET = "[-*•·‣◦▪●○–—−+\ue000-\uf8ff]"
@@ -287,6 +290,12 @@ def _role(text: str, spans: list[tuple[int, int]], i: int) -> Role:
     at_line_start = _opens_line(text, s)
     if _FURNITURE.search(sentence):
         return Role.FURNITURE
+    link = _ENDS_IN_LINK.search(sentence)
+    if link:
+        # "Submit every claim through the portal: https://..." answers where to
+        # submit, the full stop Markdown writers leave off after a link or not.
+        said = sentence[: link.start()].rstrip().rstrip(":").rstrip()
+        return Role.STATEMENT if is_statement(said + ".") else Role.FURNITURE
     stripped = sentence.rstrip()
     if _MD_HEADING.match(sentence):
         return Role.HEADING  # before the code test: "## Remote Access" is mostly "#"
