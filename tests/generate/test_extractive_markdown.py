@@ -49,6 +49,47 @@ def test_each_table_row_is_a_unit_and_the_rule_is_furniture() -> None:
     ]
 
 
+BARLESS = (
+    "## Travel\n\n"
+    "Item | Cap\n"
+    "--- | :---:\n"
+    "Taxi per ride | EUR 60\n"
+    "Train ticket | EUR 200\n\n"
+    "Book every train ticket through the travel desk.\n"
+)
+
+
+def test_a_table_without_outer_bars_is_read_row_by_row() -> None:
+    # GitHub's tables may leave the outer bars off; the rows were read as code.
+    units = layout(BARLESS, "Handbook")
+    assert [(BARLESS[u.start : u.end], u.role, u.row) for u in units[1:]] == [
+        ("Item | Cap", Role.FRAGMENT, True),
+        ("--- | :---:", Role.FURNITURE, True),
+        ("Taxi per ride | EUR 60", Role.FRAGMENT, True),
+        ("Train ticket | EUR 200", Role.FRAGMENT, True),
+        ("Book every train ticket through the travel desk.", Role.STATEMENT, False),
+    ]
+    p = passage(1, BARLESS)
+    generation = generate("How much can I spend on a train ticket?", p)
+    assert generation.claims[0].text == "Item | Cap Train ticket | EUR 200"
+    assert_pinned(generation, [p])
+
+
+def test_bars_in_prose_or_grammar_make_no_table() -> None:
+    text = 'Method = "OPTIONS" | "GET" | "HEAD"\nextension-method = token\n'
+    assert not any(u.row for u in layout(text, "RFC 2616"))
+
+
+def test_a_row_is_quoted_with_its_own_tables_header() -> None:
+    # Two tables one under the other: the second's rows are not the first's.
+    text = EXPENSES.replace("\nClaims above", "\n" + BARLESS.split("\n\n", 1)[1] + "\nClaims above")
+    p = passage(1, text)
+    claim = generate("How much can I spend on a train ticket?", p).claims[0]
+    assert claim.text == "Item | Cap Train ticket | EUR 200"
+    hotel = generate("What is the hotel limit per night?", p).claims[0]
+    assert hotel.text == "| Item | Limit | | Hotel (per night) | EUR 150 |"
+
+
 def test_a_wrapped_sentence_run_into_a_table_stays_one_sentence() -> None:
     # No stop before the table: the sentence splitter hands over the sentence and
     # the rows as one span, and only the rows are cut out of it.

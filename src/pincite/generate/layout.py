@@ -68,6 +68,8 @@ class Unit:
     title_index: int | None = None
     # True for the first statement or item after its title.
     first: bool = False
+    # True for a line of a Markdown table, its header and rule included.
+    row: bool = False
 
 
 _FURNITURE = re.compile(
@@ -95,7 +97,8 @@ _ITEM = re.compile(
 _MD_HEADING = re.compile(r"^#{1,6}\s")
 _STEP = re.compile(rf"({_ITEM_NUMBER})[.)]\s")
 _TABLE_ROW = re.compile(r"^\|.*\|$")
-_TABLE_LINE = re.compile(r"^[ \t]*\|.*\|[ \t]*$", re.M)
+# "--- | :---:": a rule with a bar between its cells, if none at its ends.
+_BARLESS_RULE = re.compile(r"^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)+\|?$")
 _TABLE_RULE = re.compile(r"^\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$")
 _WORD = re.compile(r"\w+")
 # What a running header adds to the document's title: its number, revision and date.
@@ -143,8 +146,9 @@ def layout(text: str, title: str = "") -> list[Unit]:
 
     ``title`` is the document's: a line that repeats it is a running header.
     """
-    spans = _table_rows(text, _whole_md_headings(text, sentence_spans(text)))
-    roles = [_role(text, spans, i) for i in range(len(spans))]
+    rows = _table_lines(text)
+    spans = _table_rows(text, _whole_md_headings(text, sentence_spans(text)), rows)
+    roles = [_role(text, spans, i, rows) for i in range(len(spans))]
     header_words = _title_words(title)
     for i, role in enumerate(roles):
         if role in (Role.HEADING, Role.FRAGMENT) and _running_header(
@@ -175,7 +179,7 @@ def layout(text: str, title: str = "") -> list[Unit]:
         first = role in (Role.STATEMENT, Role.ITEM) and title_index is not None and not seen
         if role in (Role.STATEMENT, Role.ITEM):
             seen = True
-        units.append(Unit(s, e, role, title, title_index, first))
+        units.append(Unit(s, e, role, title, title_index, first, row=s in rows))
     return units
 
 
@@ -199,25 +203,59 @@ def _whole_md_headings(text: str, spans: list[tuple[int, int]]) -> list[tuple[in
     return out
 
 
-def _table_rows(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """``spans`` with each line of a Markdown table its own span.
+def _table_lines(text: str) -> frozenset[int]:
+    """Where each line of a Markdown table starts (its first non-blank character).
+
+    A line with a bar at both ends is a row wherever it stands; GitHub's
+    tables may leave the outer bars off ("Item | Cap" over "--- | ---"), and
+    such a line is a row only in a block whose second line rules its header off.
+    """
+    if "|" not in text:
+        return frozenset()
+    starts: set[int] = set()
+    lines: list[tuple[int, str]] = []
+    at = 0
+    for line in text.splitlines(keepends=True):
+        lead = at + len(line) - len(line.lstrip())
+        lines.append((lead, line.strip()))
+        at += len(line)
+    i = 0
+    while i < len(lines):
+        lead, line = lines[i]
+        if is_table_row(line):
+            starts.add(lead)
+        elif "|" in line and i + 1 < len(lines) and _BARLESS_RULE.match(lines[i + 1][1]):
+            j = i
+            while j < len(lines) and "|" in lines[j][1]:
+                starts.add(lines[j][0])
+                j += 1
+            i = j
+            continue
+        i += 1
+    return frozenset(starts)
+
+
+def _table_rows(
+    text: str, spans: list[tuple[int, int]], rows: frozenset[int]
+) -> list[tuple[int, int]]:
+    """``spans`` with each line of a Markdown table (``rows``) its own span.
 
     A sentence splitter reads a table as one run of text with no stop in it;
     a row ("| Hotel (per night) | EUR 150 |") is the unit that states a fact,
     under the header row that says what its cells are.
     """
-    if "|" not in text:
+    if not rows:
         return spans
     out: list[tuple[int, int]] = []
     for s, e in spans:
-        if not _TABLE_LINE.search(text, s, e):
+        if not any(s <= r < e for r in rows):
             out.append((s, e))
             continue
         at, prose = s, None  # prose: where the run of lines that are no row began
         for line in text[s:e].splitlines(keepends=True):
             stripped = line.strip()
             lead = at + len(line) - len(line.lstrip())
-            if is_table_row(stripped):
+            if stripped and lead in rows:
                 if prose is not None:
                     out.append((prose, len(text[:at].rstrip())))
                     prose = None
@@ -283,7 +321,7 @@ def _opens_line(text: str, s: int) -> bool:
     return s == 0 or text[:s].rstrip(" \t").endswith(("\n", "\r", "\f"))
 
 
-def _role(text: str, spans: list[tuple[int, int]], i: int) -> Role:
+def _role(text: str, spans: list[tuple[int, int]], i: int, rows: frozenset[int]) -> Role:
     s, e = spans[i]
     sentence = text[s:e]
     words = sentence.split()
@@ -299,7 +337,7 @@ def _role(text: str, spans: list[tuple[int, int]], i: int) -> Role:
     stripped = sentence.rstrip()
     if _MD_HEADING.match(sentence):
         return Role.HEADING  # before the code test: "## Remote Access" is mostly "#"
-    if is_table_row(sentence):
+    if s in rows:
         # "|------|-------|" rules the header row off; a row is a line no sentence
         # holds, quoted only with its header row (``select._record``).
         return Role.FURNITURE if is_table_rule(sentence) else Role.FRAGMENT

@@ -26,7 +26,7 @@ from pincite.generate.base import Passage
 from pincite.generate.cues import counts_asked, kind_cue, speaks_as_authors, states_expected
 from pincite.generate.defining import about, defines
 from pincite.generate.deontic import obligations
-from pincite.generate.layout import Role, Unit, is_table_row, layout
+from pincite.generate.layout import Role, Unit, layout
 from pincite.generate.lists import run
 from pincite.generate.names import named_in
 from pincite.generate.pointers import pointed_at
@@ -241,7 +241,7 @@ def _record(question: Question, p: Passage, units: list[Unit], i: int) -> tuple[
     9, 2006"). None for any other unit.
     """
     u = units[i]
-    if u.role is Role.FRAGMENT and is_table_row(p.text[u.start : u.end]):
+    if u.role is Role.FRAGMENT and u.row:
         return table_record(question, p, units, i)
     if u.role not in _RECORD_ROLES or question.expects not in _RECORD_EXPECTS:
         return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pincite.generate.base import Passage
 from pincite.generate.cues import states_expected
-from pincite.generate.layout import Unit, is_table_row, is_table_rule
+from pincite.generate.layout import Unit, is_table_rule
 from pincite.generate.names import named_in
 from pincite.generate.pool import Piece
 from pincite.generate.question import Question, QuestionKind
@@ -32,8 +32,11 @@ def table_record(
     if question.names and not named_in(question.names, row):
         return None  # a row on SP 800-46 Revision 1 says nothing of Revision 3
     j = i
-    while j > 0 and is_table_row(p.text[units[j - 1].start : units[j - 1].end]):
+    while j > 0 and units[j - 1].row:
         j -= 1
+        if j > 0 and units[j - 1].row and is_table_rule(p.text[units[j].start : units[j].end]):
+            j -= 1  # the row the rule is under heads this table, not a table above it
+            break
     header = units[j]
     if j == i or is_table_rule(p.text[header.start : header.end]):
         return None
