@@ -266,3 +266,61 @@ def test_contractions_leave_no_word_behind() -> None:
     ]
     assert content_stems("They’re here and we'll wait") == content_stems("here wait")
     assert query_terms("Can't I take vitamin D?") == ["take", "vitamin", "d"]
+
+
+def test_markdown_emphasis_and_star_bullets_are_no_code() -> None:
+    # Their asterisks counted as code symbols: the sentences were never quoted.
+    text = (
+        "**Receipts** are required for all claims.\n\n"
+        "**Note:** Claims must be filed within 30 days.\n\n"
+        "The company provides:\n\n* a laptop\n* a headset\n\n"
+        'chunk-size = 1*HEXDIG *( OWS ";" ) and *DIGIT *( "," )\n'
+    )
+    assert [r for r, _ in _roles(text)] == [
+        Role.STATEMENT,
+        Role.STATEMENT,
+        Role.LEADIN,
+        Role.ITEM,
+        Role.ITEM,
+        Role.FRAGMENT,
+    ]
+
+
+def test_a_short_sentence_with_a_verb_is_a_claim() -> None:
+    text = (
+        "## Who can work remotely\n\n"
+        "Employees who have completed probation may work remotely three days a week. "
+        "Contractors are not eligible.\n"
+    )
+    assert _roles(text)[-1] == (Role.STATEMENT, "Contractors are not eligible.")
+    p = passage(1, text)
+    generation = generate("Can contractors work remotely?", p)
+    assert generation.claims[0].text == "Contractors are not eligible."
+    assert_pinned(generation, [p])
+    # Without a verb, a short line is still a label or a heading.
+    assert _roles("Rapid elasticity. Capabilities can be provisioned and released.\n")[0] == (
+        Role.LABEL,
+        "Rapid elasticity.",
+    )
+
+
+def test_a_sentence_ending_in_a_mail_address_is_a_claim_not_a_heading() -> None:
+    text = (
+        "## Getting help\n\n"
+        "Contact the IT service desk at itsupport@example.com or call extension 4400.\n"
+        "For HR questions, email hr@example.com\n"
+    )
+    assert _roles(text)[-1] == (Role.STATEMENT, "For HR questions, email hr@example.com")
+
+
+def test_a_row_with_a_full_stop_in_a_cell_is_one_unit() -> None:
+    text = "| Item | Limit |\n|---|---|\n| Hotel | EUR 150. Breakfast is extra. |\n"
+    assert _roles(text) == [
+        (Role.FRAGMENT, "| Item | Limit |"),
+        (Role.FURNITURE, "|---|---|"),
+        (Role.FRAGMENT, "| Hotel | EUR 150. Breakfast is extra. |"),
+    ]
+
+
+def _roles(text: str) -> list[tuple[Role, str]]:
+    return [(u.role, text[u.start : u.end]) for u in layout(text, "Handbook")]

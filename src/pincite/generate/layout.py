@@ -17,10 +17,11 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
+from pincite.generate.rows import is_table_rule, table_lines, table_rows
 from pincite.retrieve.query import STOPWORDS
 from pincite.sentences import sentence_spans
 
-__all__ = ["BULLET", "Role", "Unit", "is_statement", "is_table_row", "is_table_rule", "layout"]
+__all__ = ["BULLET", "Role", "Unit", "is_statement", "layout"]
 
 _NUMBERED_HEADING = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|[A-Z]\.\d+(?:\.\d+)*)\s+\S")
 _TERMINAL = (".", "!", "?", ";", ")", '"', "”")
@@ -80,10 +81,11 @@ _FURNITURE = re.compile(
     r"|^\d{1,2}-\d{1,3}$|^[A-Z]{1,2}-\d{1,3}$",
     re.I,
 )
-# A line that ends in a link with no full stop after it: a footer
-# ("http://csrc.nist.gov/.../SP800-46r1.pdf"), an example header ("Location:
-# http://..."), or a sentence saying where something is.
+# A line that ends in a link or a mail address with no full stop after it: a
+# footer ("http://csrc.nist.gov/.../SP800-46r1.pdf"), an example header
+# ("Location: http://..."), or a sentence saying where something is.
 _ENDS_IN_LINK = re.compile(r"(?:^|\s)\(?https?://\S*[^\s.;]$", re.I)
+_ENDS_IN_ADDRESS = re.compile(r"(?:^|\s)[\w.+-]+@[\w-]+(?:\.[\w-]+)+$")
 _FOOTNOTE = re.compile(r"^\d{1,2}\s+[A-Z]")
 # What opens a bulleted item ("- ", "• "), and what PDF symbol fonts extract it to.
 BULLET = "[-*•·‣◦▪●○–—−+\ue000-\uf8ff]"
@@ -96,10 +98,6 @@ _ITEM = re.compile(
 )
 _MD_HEADING = re.compile(r"^#{1,6}\s")
 _STEP = re.compile(rf"({_ITEM_NUMBER})[.)]\s")
-_TABLE_ROW = re.compile(r"^\|.*\|$")
-# "--- | :---:": a rule with a bar between its cells, if none at its ends.
-_BARLESS_RULE = re.compile(r"^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)+\|?$")
-_TABLE_RULE = re.compile(r"^\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$")
 _WORD = re.compile(r"\w+")
 # What a running header adds to the document's title: its number, revision and date.
 _DOCUMENT_WORDS = frozenset(
@@ -113,6 +111,9 @@ _HEADER_WORDS = 3
 _HEADER_SHARE = 0.9
 _CODE = frozenset('|=<>*;[]{}"#\\')
 _CODE_SHARE = 0.05
+_STAR_BULLET = re.compile(r"^\s*\*\s")
+# "**bold**", "__bold__", "*emphasis*" around words, not ABNF's "1*DIGIT" or "*( ... )".
+_EMPHASIS = re.compile(r"(?<![\w*])(\*\*|\*|__)(\w(?:[^*_\n]*?\S)?)\1(?![\w*])")
 # Pseudo-code reads as words ("length := 0 read chunk-size ... while (chunk-size > 0) {")
 # but an assignment or a block of braces is no prose.
 _PSEUDOCODE = re.compile(r"\w\s*:=\s*\w|\)\s*\{|\{\s*$|^\s*\}", re.M)
@@ -146,8 +147,8 @@ def layout(text: str, title: str = "") -> list[Unit]:
 
     ``title`` is the document's: a line that repeats it is a running header.
     """
-    rows = _table_lines(text)
-    spans = _table_rows(text, _whole_md_headings(text, sentence_spans(text)), rows)
+    rows = table_lines(text)
+    spans = table_rows(text, _whole_md_headings(text, sentence_spans(text)), rows)
     roles = [_role(text, spans, i, rows) for i in range(len(spans))]
     header_words = _title_words(title)
     for i, role in enumerate(roles):
@@ -203,81 +204,6 @@ def _whole_md_headings(text: str, spans: list[tuple[int, int]]) -> list[tuple[in
     return out
 
 
-def _table_lines(text: str) -> frozenset[int]:
-    """Where each line of a Markdown table starts (its first non-blank character).
-
-    A line with a bar at both ends is a row wherever it stands; GitHub's
-    tables may leave the outer bars off ("Item | Cap" over "--- | ---"), and
-    such a line is a row only in a block whose second line rules its header off.
-    """
-    if "|" not in text:
-        return frozenset()
-    starts: set[int] = set()
-    lines: list[tuple[int, str]] = []
-    at = 0
-    for line in text.splitlines(keepends=True):
-        lead = at + len(line) - len(line.lstrip())
-        lines.append((lead, line.strip()))
-        at += len(line)
-    i = 0
-    while i < len(lines):
-        lead, line = lines[i]
-        if is_table_row(line):
-            starts.add(lead)
-        elif "|" in line and i + 1 < len(lines) and _BARLESS_RULE.match(lines[i + 1][1]):
-            j = i
-            while j < len(lines) and "|" in lines[j][1]:
-                starts.add(lines[j][0])
-                j += 1
-            i = j
-            continue
-        i += 1
-    return frozenset(starts)
-
-
-def _table_rows(
-    text: str, spans: list[tuple[int, int]], rows: frozenset[int]
-) -> list[tuple[int, int]]:
-    """``spans`` with each line of a Markdown table (``rows``) its own span.
-
-    A sentence splitter reads a table as one run of text with no stop in it;
-    a row ("| Hotel (per night) | EUR 150 |") is the unit that states a fact,
-    under the header row that says what its cells are.
-    """
-    if not rows:
-        return spans
-    out: list[tuple[int, int]] = []
-    for s, e in spans:
-        if not any(s <= r < e for r in rows):
-            out.append((s, e))
-            continue
-        at, prose = s, None  # prose: where the run of lines that are no row began
-        for line in text[s:e].splitlines(keepends=True):
-            stripped = line.strip()
-            lead = at + len(line) - len(line.lstrip())
-            if stripped and lead in rows:
-                if prose is not None:
-                    out.append((prose, len(text[:at].rstrip())))
-                    prose = None
-                out.append((lead, lead + len(stripped)))
-            elif stripped and prose is None:
-                prose = lead
-            at += len(line)
-        if prose is not None:
-            out.append((prose, len(text[:e].rstrip())))
-    return out
-
-
-def is_table_row(line: str) -> bool:
-    """True for a line of a Markdown table ("| Hotel (per night) | EUR 150 |")."""
-    return _TABLE_ROW.match(line) is not None
-
-
-def is_table_rule(line: str) -> bool:
-    """True for the line under a Markdown table's header row ("|------|:-----:|")."""
-    return _TABLE_RULE.match(line) is not None
-
-
 def _title_words(title: str) -> frozenset[str]:
     return frozenset(w for w in _WORD.findall(title.casefold()) if not w.isdigit())
 
@@ -321,19 +247,40 @@ def _opens_line(text: str, s: int) -> bool:
     return s == 0 or text[:s].rstrip(" \t").endswith(("\n", "\r", "\f"))
 
 
-def _role(text: str, spans: list[tuple[int, int]], i: int, rows: frozenset[int]) -> Role:
+def _short_statement(words: list[str]) -> bool:
+    """A sentence of three or four words with a verb: "Contractors are not
+    eligible.", "Smoking is prohibited." (``is_statement`` wants five words, so
+    that a heading or a page's furniture is no claim)."""
+    return (
+        3 <= len(words) < 5
+        and words[0][:1].isupper()
+        and words[-1].endswith((".", "!"))
+        and any(w.casefold() in _VERBS for w in words[1:])
+    )
+
+
+def _looks_like_code(sentence: str) -> bool:
+    """Grammar and code, by their share of symbols; a Markdown bullet or bold
+    word is no symbol ("* a laptop", "**Receipts** are required for all claims.")."""
+    prose = _EMPHASIS.sub(r"\2", _STAR_BULLET.sub("", sentence, count=1))
+    return sum(c in _CODE for c in prose) > _CODE_SHARE * len(sentence)
+
+
+def _role(text: str, spans: list[tuple[int, int]], i: int, rows: dict[int, int]) -> Role:
     s, e = spans[i]
     sentence = text[s:e]
     words = sentence.split()
     at_line_start = _opens_line(text, s)
     if _FURNITURE.search(sentence):
         return Role.FURNITURE
-    link = _ENDS_IN_LINK.search(sentence)
-    if link:
-        # "Submit every claim through the portal: https://..." answers where to
-        # submit, the full stop Markdown writers leave off after a link or not.
-        said = sentence[: link.start()].rstrip().rstrip(":").rstrip()
-        return Role.STATEMENT if is_statement(said + ".") else Role.FURNITURE
+    if _ENDS_IN_LINK.search(sentence) or _ENDS_IN_ADDRESS.search(sentence):
+        # "Submit every claim through the portal: https://..." and "For HR
+        # questions, email hr@example.com" say where to go, whether or not the
+        # writer put a full stop after the address.
+        if is_statement(sentence.rstrip() + "."):
+            return Role.STATEMENT
+        if _ENDS_IN_LINK.search(sentence):
+            return Role.FURNITURE
     stripped = sentence.rstrip()
     if _MD_HEADING.match(sentence):
         return Role.HEADING  # before the code test: "## Remote Access" is mostly "#"
@@ -341,9 +288,7 @@ def _role(text: str, spans: list[tuple[int, int]], i: int, rows: frozenset[int])
         # "|------|-------|" rules the header row off; a row is a line no sentence
         # holds, quoted only with its header row (``select._record``).
         return Role.FURNITURE if is_table_rule(sentence) else Role.FRAGMENT
-    if sum(c in _CODE for c in sentence) > _CODE_SHARE * len(sentence) or _PSEUDOCODE.search(
-        sentence
-    ):
+    if _looks_like_code(sentence) or _PSEUDOCODE.search(sentence):
         return Role.FRAGMENT  # grammar (ABNF) and code: not prose a claim can quote
     own_item = at_line_start and _ITEM.match(sentence) is not None
     if stripped.endswith((":", "—", "–")) and (
@@ -372,7 +317,7 @@ def _role(text: str, spans: list[tuple[int, int]], i: int, rows: frozenset[int])
         if verbless and sentence[:1].isupper() and _names_a_term(words):
             # "Platform as a Service (PaaS)." alone on its line is a heading.
             return Role.LABEL if same_line else Role.HEADING
-    if is_statement(sentence):
+    if is_statement(sentence) or _short_statement(words):
         return Role.STATEMENT
     if unfinished and len(words) <= _HEADING_WORDS and at_line_start:
         return Role.HEADING

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from pincite.generate.base import Passage
 from pincite.generate.cues import states_expected
-from pincite.generate.layout import Unit, is_table_rule
+from pincite.generate.layout import Unit
 from pincite.generate.names import named_in
 from pincite.generate.pool import Piece
 from pincite.generate.question import Question, QuestionKind
+from pincite.generate.rows import is_table_rule
 
 __all__ = ["table_record"]
 

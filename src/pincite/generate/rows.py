@@ -1,0 +1,88 @@
+"""Markdown tables in a passage: which lines are rows, each kept whole as one unit."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["is_table_row", "is_table_rule", "table_lines", "table_rows"]
+
+_TABLE_ROW = re.compile(r"^\|.*\|$")
+_TABLE_RULE = re.compile(r"^\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$")
+# "--- | :---:": a rule with a bar between its cells, if none at its ends.
+_BARLESS_RULE = re.compile(r"^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)+\|?$")
+
+
+def table_lines(text: str) -> dict[int, int]:
+    """Each line of a Markdown table, as its first and past-its-last non-blank character.
+
+    A line with a bar at both ends is a row wherever it stands; GitHub's
+    tables may leave the outer bars off ("Item | Cap" over "--- | ---"), and
+    such a line is a row only in a block whose second line rules its header off.
+    """
+    if "|" not in text:
+        return {}
+    lines: list[tuple[int, str]] = []
+    at = 0
+    for line in text.splitlines(keepends=True):
+        lines.append((at + len(line) - len(line.lstrip()), line.strip()))
+        at += len(line)
+    found: dict[int, int] = {}
+    i = 0
+    while i < len(lines):
+        lead, line = lines[i]
+        if is_table_row(line):
+            found[lead] = lead + len(line)
+        elif "|" in line and i + 1 < len(lines) and _BARLESS_RULE.match(lines[i + 1][1]):
+            while i < len(lines) and "|" in lines[i][1]:
+                found[lines[i][0]] = lines[i][0] + len(lines[i][1])
+                i += 1
+            continue
+        i += 1
+    return found
+
+
+def table_rows(
+    text: str, spans: list[tuple[int, int]], rows: dict[int, int]
+) -> list[tuple[int, int]]:
+    """``spans`` with each line of a Markdown table (``rows``) one span, whole.
+
+    A sentence splitter reads a table as one run of text with no stop in it,
+    or cuts a row at a full stop inside a cell; a row ("| Hotel (per night) |
+    EUR 150 |") is the unit that states a fact, under the header row that
+    says what its cells are.
+    """
+    if not rows:
+        return spans
+    extents = sorted(rows.items())
+    out: list[tuple[int, int]] = []
+    done: set[int] = set()
+    for s, e in spans:
+        inside = [(a, b) for a, b in extents if a < e and b > s]
+        at = s
+        for a, b in inside:
+            out.extend(_stripped(text, at, a))
+            if a not in done:
+                out.append((a, b))
+                done.add(a)
+            at = max(at, b)
+        out.extend(_stripped(text, at, e))
+    return out
+
+
+def _stripped(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """``[start, end)`` without whitespace at its ends; nothing when that leaves nothing."""
+    piece = text[start:end]
+    if not piece.strip():
+        return []
+    first = start + len(piece) - len(piece.lstrip())
+    return [(first, start + len(piece.rstrip()))]
+
+
+def is_table_row(line: str) -> bool:
+    """True for a line of a Markdown table ("| Hotel (per night) | EUR 150 |")."""
+    return _TABLE_ROW.match(line) is not None
+
+
+def is_table_rule(line: str) -> bool:
+    """True for the line under a Markdown table's header row ("|------|:-----:|")."""
+    return _TABLE_RULE.match(line) is not None
