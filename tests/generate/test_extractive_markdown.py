@@ -324,3 +324,18 @@ def test_a_row_with_a_full_stop_in_a_cell_is_one_unit() -> None:
 
 def _roles(text: str) -> list[tuple[Role, str]]:
     return [(u.role, text[u.start : u.end]) for u in layout(text, "Handbook")]
+
+
+def test_a_bulleted_list_ends_at_the_next_paragraph() -> None:
+    # The paragraph after the bullets was read as one more item of the lead-in's run.
+    text = (
+        "## Equipment\n\nThe company provides:\n\n"
+        "* a laptop\n* a headset\n* one external monitor\n\n"
+        "You may claim up to 300 pounds once for office furniture.\n"
+    )
+    p = passage(1, text)
+    generation = generate("Which items does the company provide?", p)
+    assert [c.text for c in generation.claims] == [
+        "The company provides: * a laptop * a headset * one external monitor"
+    ]
+    assert_pinned(generation, [p])

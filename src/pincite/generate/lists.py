@@ -119,6 +119,15 @@ def _entry(p: Passage, start: int, end: int, pool: Pool) -> tuple[Piece, ...]:
     return ((p, start, end),)
 
 
+def _new_paragraph(text: str, units: list[Unit], i: int) -> bool:
+    """True for a unit that opens a paragraph in upper case, after a blank line."""
+    u = units[i]
+    gap = text[units[i - 1].end : u.start] if i > 0 else ""
+    return (
+        "\n\n" in gap.replace(" ", "").replace("\t", "") and text[u.start : u.start + 1].isupper()
+    )
+
+
 def _own_line(text: str, u: Unit, units: list[Unit], i: int) -> bool:
     """True for a statement that opens a line, as list items without bullets do, unless
     its paragraph leads into items of its own."""
@@ -163,6 +172,7 @@ def items_after(
     seen: set[int] = {p.number}
     # The shape of the short headings that are this list's items, once one is found.
     shape: tuple[bool, bool] | None = None
+    bulleted = False
     while len(items) < limit:
         if i >= len(units):
             nxt = adjacent(p, pool.passages)
@@ -172,6 +182,8 @@ def items_after(
             seen.add(p.number)
             continue
         u = units[i]
+        if bulleted and u.role is Role.STATEMENT and _new_paragraph(p.text, units, i):
+            break  # "You may claim up to £300 ..." after the bullets: the list has ended
         if u.role is Role.LABEL and i + 1 < len(units) and units[i + 1].role is Role.STATEMENT:
             items.append(_entry(p, u.start, units[i + 1].end, pool))
             i += 2
@@ -179,6 +191,7 @@ def items_after(
             lines and u.role is Role.STATEMENT and shape is None and _own_line(p.text, u, units, i)
         ):
             items.append(((p, u.start, u.end),))
+            bulleted = bulleted or u.role is Role.ITEM
             i += 1
         elif u.role is Role.HEADING and (not items or shape) and _item_heading(p.text, u, shape):
             # "CONFIDENTIALITY" / "INTEGRITY" / "AVAILABILITY", each over its own paragraph.
