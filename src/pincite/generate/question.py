@@ -98,7 +98,9 @@ _LIST = [
 ]
 # Not inside a hyphenated name: "the max-age directive", "min-fresh", "Content-Length".
 _NUMBER = re.compile(
-    r"(?<![\w-])(?:how\s+(?:many|much|long|often|large|big|old|far|soon)|maximum|minimum|max|min|"
+    r"(?<![\w-])(?:how\s+(?:many|much|long|often|large|big|old|far|soon|quickly|promptly)|"
+    r"how\s+fast\s+(?:do|does|did|will|would|must|should|can|could|are|is)\s+\w+\s+\w+|"
+    r"maximum|minimum|max|min|"
     r"limit|limits|length|size|number\s+of|what\s+(?:year|date|time|percentage|version|port)|"
     r"which\s+(?:year|date|version|port)|when\s+was|when\s+were|how\s+long|timeout|deadline|"
     r"at\s+least|at\s+most|range|by\s+when|"
@@ -206,7 +208,9 @@ _EMBEDDED_QUANTITY = re.compile(
 )
 # "Does RFC 7230 set a maximum number of connections?" asks whether, not how many;
 # "Do you know how many pages it has?" still asks how many.
-_HOW_QUANTITY = re.compile(r"\bhow\s+(?:many|much|long|often|large|big|old|far|soon)\b", re.I)
+_HOW_QUANTITY = re.compile(
+    r"\bhow\s+(?:many|much|long|often|large|big|old|far|soon|quickly|promptly|fast)\b", re.I
+)
 _YES_NO = re.compile(
     r"^(?:does|do|did|is|are|was|were|can|could|must|should|may|will|would|has|have)\b", re.I
 )
