@@ -269,13 +269,62 @@ def test_a_sentence_ending_in_a_link_says_where_something_is() -> None:
     # answers "where do I submit a claim?".
     for line in (
         "Submit every expense claim through the finance portal: https://finance.example.com/claims",
-        "This publication is available free of charge from: http://dx.doi.org/10.6028/NIST.SP.800-46r2",
         "Read the whole travel policy at https://intranet.example.com/travel",
+        "For HR questions, email hr@example.com",
     ):
-        assert _roles(f"{line}\n\nKeep every receipt for six years.\n") == [
+        assert _roles(f"## Claims\n\n{line}\n\nKeep every receipt for six years.\n")[1:] == [
             (Role.STATEMENT, line),
             (Role.STATEMENT, "Keep every receipt for six years."),
         ]
+
+
+def test_a_pdf_footer_ending_in_a_link_stays_page_furniture() -> None:
+    # SP 800-46 Revision 2 prints it under every page number.
+    footer = "This publication is available free of charge from: http://dx.doi.org/10.6028/NIST.SP.800-46r2"
+    text = (
+        "Tunneling servers should be placed at the network perimeter.\n\n"
+        f"NIST SP 800-46 REV. 2 GUIDE TO ENTERPRISE TELEWORK\n\n15\n\n{footer}\n\n"
+        "Portal servers run the application client software on the servers themselves.\n"
+    )
+    assert (Role.FURNITURE, footer) in _roles(text)
+    assert _roles(f"{footer}\n\nReports on Computer Systems Technology follow.\n")[0][0] is (
+        Role.FURNITURE
+    )
+
+
+def test_a_reference_or_a_signature_ending_in_an_address_is_no_statement() -> None:
+    reference = "NIST SP 800-77, Guide to IPsec VPNs http://csrc.nist.gov/publications/PubsSPs.html"
+    signature = "Jane Doe, Security Officer jane.doe@example.com"
+    roles = dict(
+        (line, role) for role, line in _roles(f"## See also\n\n{reference}\n\n{signature}\n")
+    )
+    assert roles[reference] is Role.FURNITURE
+    assert roles[signature] is not Role.STATEMENT
+
+
+def test_items_headings_and_rows_ending_in_a_link_keep_their_roles() -> None:
+    text = (
+        "## Download it from https://example.com/download\n\n"
+        "Useful resources for travel:\n\n"
+        "- Expense policy https://intranet.example.com/expenses\n"
+        "- Booking tool https://travel.example.com\n\n"
+        "Team | Contact\n--- | ---\nIT service desk | https://it.example.com\n"
+    )
+    assert [r for r, _ in _roles(text)] == [
+        Role.HEADING,
+        Role.LEADIN,
+        Role.ITEM,
+        Role.ITEM,
+        Role.FRAGMENT,
+        Role.FURNITURE,
+        Role.FRAGMENT,
+    ]
+
+
+def test_a_one_word_star_line_in_a_c_comment_is_code() -> None:
+    # RFC 2616's age calculation: a star bullet is no symbol only before two words or more.
+    text = "   /*\n       * age_value\n       * now\n   */\n"
+    assert [r for r, _ in _roles(text)] == [Role.FRAGMENT] * 3
 
 
 def test_an_executive_summarys_and_an_appendixs_page_numbers_are_furniture() -> None:

@@ -339,3 +339,33 @@ def test_a_bulleted_list_ends_at_the_next_paragraph() -> None:
         "The company provides: * a laptop * a headset * one external monitor"
     ]
     assert_pinned(generation, [p])
+
+
+def test_an_indented_paragraph_in_a_loose_list_belongs_to_its_item() -> None:
+    text = (
+        "Staff may take the following devices home:\n\n- Laptops issued by IT.\n\n"
+        "  Laptops must be encrypted before they leave the office.\n\n"
+        "- Phones issued by IT.\n- Tokens for remote access.\n"
+    )
+    p = passage(1, text)
+    claims = generate("Which devices may staff take home?", p).claims
+    assert "Tokens for remote access." in " ".join(c.text for c in claims)
+
+
+def test_bars_in_a_fenced_code_block_make_no_table() -> None:
+    text = "Run this:\n\n```\na | b\n--- | ---\nx | y\n```\n"
+    assert not any(u.row for u in layout(text, "Handbook"))
+
+
+def test_a_barless_row_ending_in_an_address_stays_a_row() -> None:
+    # Read as a statement, the row would be quoted without the header naming its cells.
+    text = (
+        "## Contacts\n\nTeam | Contact\n--- | ---\n"
+        "Human resources and payroll | hr@example.com\nIT service desk | https://it.example.com\n"
+    )
+    assert [(u.role, u.row) for u in layout(text, "Handbook")[1:]] == [
+        (Role.FRAGMENT, True),
+        (Role.FURNITURE, True),
+        (Role.FRAGMENT, True),
+        (Role.FRAGMENT, True),
+    ]

@@ -156,6 +156,13 @@ def layout(text: str, title: str = "") -> list[Unit]:
             text[slice(*spans[i])], header_words
         ):
             roles[i] = Role.FURNITURE
+    for i, role in enumerate(roles):
+        # "This publication is available free of charge from: http://..." under
+        # every page number of a PDF is its footer, not a statement.
+        if role is Role.STATEMENT and _ENDS_IN_LINK.search(text[slice(*spans[i])]):
+            beside = roles[i - 1 : i] + roles[i + 1 : i + 2]
+            if i == 0 or Role.FURNITURE in beside:
+                roles[i] = Role.FURNITURE
     for i in range(len(roles) - 1):
         # "1. Open the self-service portal." before "2. Choose …": the first of
         # numbered steps, however short, is a step and not a numbered heading.
@@ -263,6 +270,8 @@ def _looks_like_code(sentence: str) -> bool:
     """Grammar and code, by their share of symbols; a Markdown bullet or bold
     word is no symbol ("* a laptop", "**Receipts** are required for all claims.")."""
     prose = _EMPHASIS.sub(r"\2", _STAR_BULLET.sub("", sentence, count=1))
+    if prose != sentence and len(prose.split()) < 2:
+        prose = sentence  # " * age_value" in a C comment: code, not a one-word bullet
     return sum(c in _CODE for c in prose) > _CODE_SHARE * len(sentence)
 
 
@@ -273,14 +282,6 @@ def _role(text: str, spans: list[tuple[int, int]], i: int, rows: dict[int, int])
     at_line_start = _opens_line(text, s)
     if _FURNITURE.search(sentence):
         return Role.FURNITURE
-    if _ENDS_IN_LINK.search(sentence) or _ENDS_IN_ADDRESS.search(sentence):
-        # "Submit every claim through the portal: https://..." and "For HR
-        # questions, email hr@example.com" say where to go, whether or not the
-        # writer put a full stop after the address.
-        if is_statement(sentence.rstrip() + "."):
-            return Role.STATEMENT
-        if _ENDS_IN_LINK.search(sentence):
-            return Role.FURNITURE
     stripped = sentence.rstrip()
     if _MD_HEADING.match(sentence):
         return Role.HEADING  # before the code test: "## Remote Access" is mostly "#"
@@ -303,6 +304,17 @@ def _role(text: str, spans: list[tuple[int, int]], i: int, rows: dict[int, int])
         return Role.HEADING  # "4. Approving Authority."
     if at_line_start and _ITEM.match(sentence):
         return Role.ITEM
+    link = _ENDS_IN_LINK.search(sentence) or _ENDS_IN_ADDRESS.search(sentence)
+    if link and not (at_line_start and _FOOTNOTE.match(sentence)):
+        # "Submit every claim through the portal: https://..." and "For HR
+        # questions, email hr@example.com" say where to go, whether or not the
+        # writer put a full stop after the address; a reference ("NIST SP
+        # 800-77, Guide to IPsec VPNs http://...") or a signature names one.
+        said = sentence[: link.start()].split()
+        if is_statement(sentence.rstrip() + ".") and not _names_a_term(said):
+            return Role.STATEMENT
+        if _ENDS_IN_LINK.search(sentence):
+            return Role.FURNITURE
     if (
         at_line_start
         and _FOOTNOTE.match(sentence)

@@ -120,9 +120,12 @@ def _entry(p: Passage, start: int, end: int, pool: Pool) -> tuple[Piece, ...]:
 
 
 def _new_paragraph(text: str, units: list[Unit], i: int) -> bool:
-    """True for a unit that opens a paragraph in upper case, after a blank line."""
+    """True for a unit that opens a paragraph in upper case, after a blank line, unindented
+    (an indented paragraph is the item's own: "- Laptops.\n\n  They must be encrypted.")."""
     u = units[i]
     gap = text[units[i - 1].end : u.start] if i > 0 else ""
+    if not gap.endswith("\n"):
+        return False
     return (
         "\n\n" in gap.replace(" ", "").replace("\t", "") and text[u.start : u.start + 1].isupper()
     )

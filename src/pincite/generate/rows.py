@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 __all__ = ["is_table_row", "is_table_rule", "table_lines", "table_rows"]
 
@@ -27,10 +28,15 @@ def table_lines(text: str) -> dict[int, int]:
         lines.append((at + len(line) - len(line.lstrip()), line.strip()))
         at += len(line)
     found: dict[int, int] = {}
+    fenced = False
     i = 0
     while i < len(lines):
         lead, line = lines[i]
-        if is_table_row(line):
+        if line.startswith(("```", "~~~")):
+            fenced = not fenced  # a code block's bars are no table
+        elif fenced:
+            pass
+        elif is_table_row(line):
             found[lead] = lead + len(line)
         elif "|" in line and i + 1 < len(lines) and _BARLESS_RULE.match(lines[i + 1][1]):
             while i < len(lines) and "|" in lines[i][1]:
@@ -54,10 +60,16 @@ def table_rows(
     if not rows:
         return spans
     extents = sorted(rows.items())
+    ends = [b for _, b in extents]
     out: list[tuple[int, int]] = []
     done: set[int] = set()
     for s, e in spans:
-        inside = [(a, b) for a, b in extents if a < e and b > s]
+        first = bisect_right(ends, s)  # rows end in order: the first that ends past s
+        inside = []
+        for a, b in extents[first:]:
+            if a >= e:
+                break
+            inside.append((a, b))
         at = s
         for a, b in inside:
             out.extend(_stripped(text, at, a))
