@@ -7,6 +7,7 @@ import pytest
 from extractive_helpers import assert_pinned, generate, passage
 
 from pincite.generate.cues import states_expected
+from pincite.generate.extractive import ExtractiveGenerator
 from pincite.generate.layout import Role, layout
 from pincite.generate.question import parse_question
 from pincite.generate.words import content_stems
@@ -369,3 +370,58 @@ def test_a_barless_row_ending_in_an_address_stays_a_row() -> None:
         (Role.FRAGMENT, True),
         (Role.FRAGMENT, True),
     ]
+
+
+BOOKING = (
+    "### How do I book leave?\n\n"
+    "1. Open the HR portal.\n2. Choose **Request leave**.\n3. Enter the dates and submit.\n\n"
+    "Your manager approves or declines the request within 3 working days.\n"
+)
+
+
+def test_numbered_lines_one_under_the_other_are_steps() -> None:
+    # Read as numbered headings ("4. Approving Authority."), the steps titled
+    # each other and the procedure was never quoted.
+    assert [r for r, _ in _roles(BOOKING)] == [
+        Role.HEADING,
+        Role.ITEM,
+        Role.ITEM,
+        Role.ITEM,
+        Role.STATEMENT,
+    ]
+    p = passage(1, BOOKING)
+    generation = generate("How do I book leave?", p)
+    assert [c.text for c in generation.claims] == [
+        "1. Open the HR portal.",
+        "2. Choose **Request leave**.",
+        "3. Enter the dates and submit.",
+    ]
+    assert_pinned(generation, [p])
+
+
+def test_numbered_headings_apart_stay_headings() -> None:
+    # FIPS 199's "1. Name of Standard." and "2. Category of Standard." each open a paragraph.
+    text = (
+        "1. Name of Standard.\n\nFIPS Publication 199.\n\n2. Category of Standard.\n\nSecurity.\n"
+    )
+    assert [r for r, _ in _roles(text)][::2] == [Role.HEADING, Role.HEADING]
+    apart = "1. Introduction.\n\n2. Scope and applicability.\n"
+    assert Role.ITEM not in [r for r, _ in _roles(apart)]
+
+
+def test_the_first_sentence_under_a_faq_question_answers_it() -> None:
+    faq = (
+        "### Who do I tell if I'm sick?\n\n"
+        "Call your line manager before 10:00 on the first day of absence. "
+        "Sickness records are kept by the people team for six years.\n"
+    )
+    topic = faq.replace("Who do I tell if I'm sick?", "Telling someone you are sick")
+    question = parse_question("Who do I tell if I'm sick?")
+    scores = {}
+    for name, text in (("faq", faq), ("topic", topic)):
+        ranked = ExtractiveGenerator().rank(question, [passage(1, text)])
+        (first,) = [c for c in ranked if c.pieces[0][0].text[c.pieces[0][1] :].startswith("Call")]
+        scores[name] = first.definition
+    # A heading that asks the question is the FAQ's entry: its first sentence gets
+    # the whole bonus a heading holding the question's words would give by half.
+    assert scores["faq"] == 2 * scores["topic"] > 0

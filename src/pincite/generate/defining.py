@@ -67,7 +67,11 @@ def defines(
     title, role = _title_of(p, units, u)
     if question.kind is not QuestionKind.DEFINITION or not question.focus:
         if title:
-            return about(question, pool, p, title, scoring)
+            share = about(question, pool, p, title, scoring)
+            # A question for a heading ("### Who do I tell if I'm sick?") is a
+            # FAQ's entry: what is said first under it is its answer, not
+            # something about its topic.
+            return 2 * share if title.rstrip().endswith("?") else share
         # Further into a section titled by the question's own words ("9.5 POST" for
         # "Can a response to a POST request be cached?"), wherever the chunk begins.
         over = (

@@ -164,12 +164,17 @@ def layout(text: str, title: str = "") -> list[Unit]:
             if i == 0 or Role.FURNITURE in beside:
                 roles[i] = Role.FURNITURE
     for i in range(len(roles) - 1):
-        # "1. Open the self-service portal." before "2. Choose …": the first of
-        # numbered steps, however short, is a step and not a numbered heading.
-        if roles[i] is Role.HEADING and roles[i + 1] is Role.ITEM:
+        # "1. Open the self-service portal." before "2. Choose …": numbered
+        # steps, however short, are steps and not numbered headings; so are
+        # "1. Open the HR portal." and "2. Choose Request leave." on lines of
+        # their own, one under the other, though neither has a verb it knows.
+        if roles[i] in (Role.HEADING, Role.ITEM) and roles[i + 1] in (Role.ITEM, Role.HEADING):
             here, nxt = _STEP.match(text[slice(*spans[i])]), _STEP.match(text[slice(*spans[i + 1])])
             if here and nxt and int(nxt[1]) == int(here[1]) + 1:
-                roles[i] = Role.ITEM
+                gap = text[spans[i][1] : spans[i + 1][0]]
+                alone = gap.strip(" \t") == "\n" and _ends_line(text, spans[i + 1][1])
+                if roles[i + 1] is Role.ITEM or (alone and _opens_line(text, spans[i][0])):
+                    roles[i] = roles[i + 1] = Role.ITEM
     for i in range(1, len(roles)):
         # "4. Approving Authority.\n\nSecretary of Commerce.": a short line
         # under a heading that ends like a sentence is that heading's body.
@@ -247,6 +252,12 @@ def _items_follow(text: str, spans: list[tuple[int, int]], i: int) -> bool:
         return False
     s, e = spans[i + 1]
     return _opens_line(text, s) and _ITEM.match(text[s:e]) is not None
+
+
+def _ends_line(text: str, e: int) -> bool:
+    """True when only spaces and tabs stand between ``text[e]`` and the line's end."""
+    end = text.find("\n", e)
+    return not text[e : len(text) if end < 0 else end].strip()
 
 
 def _opens_line(text: str, s: int) -> bool:
