@@ -387,3 +387,20 @@ def test_a_count_the_question_states_is_its_own_however_it_is_written() -> None:
     q = parse_question("How many retries are allowed after 1,000 requests?")
     assert not states_expected(q, "After 1000 requests the client is blocked.")
     assert states_expected(q, "After 1000 requests the client may retry 3 times.")
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "expects"),
+    [
+        ("How quickly must incidents be reported?", "number", "duration"),
+        ("how promptly do critical patches have to go on", "number", "duration"),
+        # A speed, in papers: a number, but no duration.
+        ("How fast does the model run?", "number", None),
+        ("how fast do you respond to a sev 1", "number", None),
+        # Asked about, not asked for: as "how long" there.
+        ("What factors determine how quickly a cache entry expires?", "other", None),
+    ],
+)
+def test_how_quickly_asks_for_a_duration(question: str, kind: str, expects: str | None) -> None:
+    q = parse_question(question)
+    assert (q.kind.value, q.expects) == (kind, expects)

@@ -287,19 +287,27 @@ def test_a_pdf_footer_ending_in_a_link_stays_page_furniture() -> None:
         "Portal servers run the application client software on the servers themselves.\n"
     )
     assert (Role.FURNITURE, footer) in _roles(text)
-    assert _roles(f"{footer}\n\nReports on Computer Systems Technology follow.\n")[0][0] is (
-        Role.FURNITURE
-    )
+    # A sentence that says where to go, first in its passage or after a page
+    # number, is no footer.
+    where = "Submit every expense claim through the finance portal at https://finance.example.com"
+    for before in ("", "12\n\n"):
+        roles = _roles(f"{before}{where}\n\nKeep every receipt for six years.\n")
+        assert (Role.STATEMENT, where) in roles
 
 
-def test_a_reference_or_a_signature_ending_in_an_address_is_no_statement() -> None:
-    reference = "NIST SP 800-77, Guide to IPsec VPNs http://csrc.nist.gov/publications/PubsSPs.html"
-    signature = "Jane Doe, Security Officer jane.doe@example.com"
-    roles = dict(
-        (line, role) for role, line in _roles(f"## See also\n\n{reference}\n\n{signature}\n")
-    )
-    assert roles[reference] is Role.FURNITURE
-    assert roles[signature] is not Role.STATEMENT
+def test_a_footnote_that_is_only_a_link_is_furniture() -> None:
+    # Read as a numbered heading, it titled the sentences after it.
+    text = "11 http://dx.doi.org/10.6028/NIST.SP.800-77\n\nFor more information, see SP 800-157.\n"
+    assert _roles(text)[0] == (Role.FURNITURE, "11 http://dx.doi.org/10.6028/NIST.SP.800-77")
+
+
+def test_a_title_cased_sentence_ending_in_an_address_is_a_statement() -> None:
+    for line in (
+        "Contact the IT Service Desk at https://it.example.com/help",
+        "Send All Invoices To Accounts Payable at ap@example.com",
+    ):
+        roles = _roles(f"## Help\n\n{line}\n\nThe desk is staffed from 8:00 to 18:00.\n")
+        assert roles[1] == (Role.STATEMENT, line)
 
 
 def test_items_headings_and_rows_ending_in_a_link_keep_their_roles() -> None:

@@ -425,3 +425,30 @@ def test_the_first_sentence_under_a_faq_question_answers_it() -> None:
     # A heading that asks the question is the FAQ's entry: its first sentence gets
     # the whole bonus a heading holding the question's words would give by half.
     assert scores["faq"] == 2 * scores["topic"] > 0
+
+
+def test_an_rfc_paragraph_as_indented_as_the_items_ends_the_list() -> None:
+    # RFC text indents its paragraphs as deep as its items.
+    text = (
+        "   A proxy MUST forward the following header fields:\n\n   -  Via\n\n"
+        "   -  Cache-Control\n\n"
+        "   The proxy MAY add other fields when the origin server asks for them.\n"
+    )
+    p = passage(1, text)
+    claims = generate("Which header fields must a proxy forward?", p).claims
+    joined = " ".join(c.text for c in claims)
+    assert "Cache-Control" in joined and "MAY add" not in joined
+
+
+def test_a_table_of_contents_is_no_run_of_steps() -> None:
+    text = (
+        "9.8. Privacy of Server Log Information ....71\n"
+        "10. Acknowledgments ....72\n11. References ....74\n"
+    )
+    assert Role.ITEM not in [r for r, _ in _roles(text)]
+
+
+def test_a_chunk_that_opens_inside_a_code_block_still_reads_its_table() -> None:
+    # One fence line: the chunk began (or ends) inside a block, and which is not known.
+    text = "x = 1\n```\n\n" + EXPENSES
+    assert any(u.row for u in layout(text, "Handbook"))

@@ -36,9 +36,9 @@ _EXPECTS = [
         "duration",
         re.compile(
             # Not "How long must passwords be?": a length, in any unit.
+            # "How quickly must incidents be reported?"; not "how fast", which papers
+            # answer with a speed ("How fast does the model run?").
             r"\bhow\s+long\b(?!.*\bbe\s*[?.!]*\s*$)|\bhow\s+(?:often|soon|quickly|promptly)\b"
-            # "how fast do you respond", not "how fast is the model" (a speed)
-            r"|\bhow\s+fast\s+(?:do|does|did|will|would|must|should|can|could)\b"
             r"|\bhow\s+many\s+(?:seconds|minutes|hours|days|weeks|"
             r"months|years)\b|\bby\s+when\b|\bdeadline\b|\btimeout\b",
             re.I,

@@ -78,13 +78,17 @@ _FURNITURE = re.compile(
     r"|\S\s{6,}\S\s{6,}\S|_{10}"
     # "2-3" (chapter-page numbers), "ES-1" and "A-3" (an executive summary's and an
     # appendix's)
-    r"|^\d{1,2}-\d{1,3}$|^[A-Z]{1,2}-\d{1,3}$",
+    r"|^\d{1,2}-\d{1,3}$|^[A-Z]{1,2}-\d{1,3}$"
+    # a footnote that is only a link ("11 http://dx.doi.org/10.6028/NIST.SP.800-77")
+    r"|^\d{1,3}\s+https?://\S+$",
     re.I,
 )
 # A line that ends in a link or a mail address with no full stop after it: a
 # footer ("http://csrc.nist.gov/.../SP800-46r1.pdf"), an example header
 # ("Location: http://..."), or a sentence saying where something is.
 _ENDS_IN_LINK = re.compile(r"(?:^|\s)\(?https?://\S*[^\s.;]$", re.I)
+# "... available free of charge from: http://...": a link after a colon, as a footer puts it.
+_FOOTER_LINK = re.compile(r":\s+\(?https?://\S*[^\s.;]$", re.I)
 _ENDS_IN_ADDRESS = re.compile(r"(?:^|\s)[\w.+-]+@[\w-]+(?:\.[\w-]+)+$")
 _FOOTNOTE = re.compile(r"^\d{1,2}\s+[A-Z]")
 # What opens a bulleted item ("- ", "• "), and what PDF symbol fonts extract it to.
@@ -97,6 +101,8 @@ _ITEM = re.compile(
     r"|(?:[a-zA-Z]|[ivx]{1,4}|[IVX]{1,4}|\d{1,2}[a-z])\)|[a-z][.)])\s"
 )
 _MD_HEADING = re.compile(r"^#{1,6}\s")
+# A table of contents' dot leaders ("10. Acknowledgments ....72").
+_LEADERS = re.compile(r"\.{4,}|…{2,}|(?:\. ){3,}")
 _STEP = re.compile(rf"({_ITEM_NUMBER})[.)]\s")
 _WORD = re.compile(r"\w+")
 # What a running header adds to the document's title: its number, revision and date.
@@ -159,9 +165,9 @@ def layout(text: str, title: str = "") -> list[Unit]:
     for i, role in enumerate(roles):
         # "This publication is available free of charge from: http://..." under
         # every page number of a PDF is its footer, not a statement.
-        if role is Role.STATEMENT and _ENDS_IN_LINK.search(text[slice(*spans[i])]):
-            beside = roles[i - 1 : i] + roles[i + 1 : i + 2]
-            if i == 0 or Role.FURNITURE in beside:
+        if role is Role.STATEMENT and _FOOTER_LINK.search(text[slice(*spans[i])]):
+            beside = roles[max(i - 1, 0) : i] + roles[i + 1 : i + 2]
+            if Role.FURNITURE in beside:
                 roles[i] = Role.FURNITURE
     for i in range(len(roles) - 1):
         # "1. Open the self-service portal." before "2. Choose …": numbered
@@ -170,7 +176,8 @@ def layout(text: str, title: str = "") -> list[Unit]:
         # their own, one under the other, though neither has a verb it knows.
         if roles[i] in (Role.HEADING, Role.ITEM) and roles[i + 1] in (Role.ITEM, Role.HEADING):
             here, nxt = _STEP.match(text[slice(*spans[i])]), _STEP.match(text[slice(*spans[i + 1])])
-            if here and nxt and int(nxt[1]) == int(here[1]) + 1:
+            lines = text[spans[i][0] : spans[i + 1][1]]
+            if here and nxt and int(nxt[1]) == int(here[1]) + 1 and not _LEADERS.search(lines):
                 gap = text[spans[i][1] : spans[i + 1][0]]
                 alone = gap.strip(" \t") == "\n" and _ends_line(text, spans[i + 1][1])
                 if roles[i + 1] is Role.ITEM or (alone and _opens_line(text, spans[i][0])):
@@ -319,10 +326,8 @@ def _role(text: str, spans: list[tuple[int, int]], i: int, rows: dict[int, int])
     if link and not (at_line_start and _FOOTNOTE.match(sentence)):
         # "Submit every claim through the portal: https://..." and "For HR
         # questions, email hr@example.com" say where to go, whether or not the
-        # writer put a full stop after the address; a reference ("NIST SP
-        # 800-77, Guide to IPsec VPNs http://...") or a signature names one.
-        said = sentence[: link.start()].split()
-        if is_statement(sentence.rstrip() + ".") and not _names_a_term(said):
+        # writer put a full stop after the address.
+        if is_statement(sentence.rstrip() + "."):
             return Role.STATEMENT
         if _ENDS_IN_LINK.search(sentence):
             return Role.FURNITURE

@@ -119,16 +119,21 @@ def _entry(p: Passage, start: int, end: int, pool: Pool) -> tuple[Piece, ...]:
     return ((p, start, end),)
 
 
-def _new_paragraph(text: str, units: list[Unit], i: int) -> bool:
-    """True for a unit that opens a paragraph in upper case, after a blank line, unindented
-    (an indented paragraph is the item's own: "- Laptops.\n\n  They must be encrypted.")."""
+def _new_paragraph(text: str, units: list[Unit], i: int, item_indent: int) -> bool:
+    """True for a unit that opens a paragraph in upper case, after a blank line, indented
+    no deeper than the items ("- Laptops.\n\n  They must be encrypted." is the item's own;
+    RFC text indents its paragraphs and its items alike)."""
     u = units[i]
     gap = text[units[i - 1].end : u.start] if i > 0 else ""
-    if not gap.endswith("\n"):
-        return False
-    return (
-        "\n\n" in gap.replace(" ", "").replace("\t", "") and text[u.start : u.start + 1].isupper()
-    )
+    blank = "\n\n" in gap.replace(" ", "").replace("\t", "")
+    return blank and text[u.start : u.start + 1].isupper() and _indent(text, u.start) <= item_indent
+
+
+def _indent(text: str, start: int) -> int:
+    """How far ``text[start]`` sits from its line's start (spaces and tabs only)."""
+    line = text.rfind("\n", 0, start) + 1
+    before = text[line:start]
+    return len(before) if not before.strip() else 0
 
 
 def _own_line(text: str, u: Unit, units: list[Unit], i: int) -> bool:
@@ -175,7 +180,7 @@ def items_after(
     seen: set[int] = {p.number}
     # The shape of the short headings that are this list's items, once one is found.
     shape: tuple[bool, bool] | None = None
-    bulleted = False
+    item_indent: int | None = None  # the last bulleted item's, once there is one
     while len(items) < limit:
         if i >= len(units):
             nxt = adjacent(p, pool.passages)
@@ -185,7 +190,11 @@ def items_after(
             seen.add(p.number)
             continue
         u = units[i]
-        if bulleted and u.role is Role.STATEMENT and _new_paragraph(p.text, units, i):
+        if (
+            item_indent is not None
+            and u.role is Role.STATEMENT
+            and _new_paragraph(p.text, units, i, item_indent)
+        ):
             break  # "You may claim up to £300 ..." after the bullets: the list has ended
         if u.role is Role.LABEL and i + 1 < len(units) and units[i + 1].role is Role.STATEMENT:
             items.append(_entry(p, u.start, units[i + 1].end, pool))
@@ -194,7 +203,8 @@ def items_after(
             lines and u.role is Role.STATEMENT and shape is None and _own_line(p.text, u, units, i)
         ):
             items.append(((p, u.start, u.end),))
-            bulleted = bulleted or u.role is Role.ITEM
+            if u.role is Role.ITEM:
+                item_indent = _indent(p.text, u.start)
             i += 1
         elif u.role is Role.HEADING and (not items or shape) and _item_heading(p.text, u, shape):
             # "CONFIDENTIALITY" / "INTEGRITY" / "AVAILABILITY", each over its own paragraph.

@@ -99,7 +99,7 @@ _LIST = [
 # Not inside a hyphenated name: "the max-age directive", "min-fresh", "Content-Length".
 _NUMBER = re.compile(
     r"(?<![\w-])(?:how\s+(?:many|much|long|often|large|big|old|far|soon|quickly|promptly)|"
-    r"how\s+fast\s+(?:do|does|did|will|would|must|should|can|could|are|is)\s+\w+\s+\w+|"
+    r"how\s+fast\s+(?:do|does|did|will|would|must|should|can|could|are|is|was|were)\s+\w+|"
     r"maximum|minimum|max|min|"
     r"limit|limits|length|size|number\s+of|what\s+(?:year|date|time|percentage|version|port)|"
     r"which\s+(?:year|date|version|port)|when\s+was|when\s+were|how\s+long|timeout|deadline|"
@@ -203,7 +203,8 @@ _CONTRACTION = re.compile(r"\b(what|who|where|when|how|which|that)['’]s\b", re
 # "What factors should it weigh when deciding how much access ...?" asks for the
 # factors: the quantity is what is decided, not what is asked.
 _EMBEDDED_QUANTITY = re.compile(
-    r"\b(?:decid|determin|choos|select|judg|assess|estimat)\w*\s+how\s+(?:much|many|long)\b",
+    r"\b(?:decid|determin|choos|select|judg|assess|estimat)\w*\s+how\s+"
+    r"(?:much|many|long|quickly|promptly|fast)\b",
     re.I,
 )
 # "Does RFC 7230 set a maximum number of connections?" asks whether, not how many;

@@ -28,11 +28,14 @@ def table_lines(text: str) -> dict[int, int]:
         lines.append((at + len(line) - len(line.lstrip()), line.strip()))
         at += len(line)
     found: dict[int, int] = {}
+    # A chunk may open or end inside a code block; fences that do not pair up
+    # tell neither, and are ignored.
+    fences = sum(1 for _, line in lines if line.startswith(("```", "~~~")))
     fenced = False
     i = 0
     while i < len(lines):
         lead, line = lines[i]
-        if line.startswith(("```", "~~~")):
+        if fences % 2 == 0 and line.startswith(("```", "~~~")):
             fenced = not fenced  # a code block's bars are no table
         elif fenced:
             pass
