@@ -398,3 +398,29 @@ def test_a_long_sentence_ending_in_a_colon_over_bullets_is_a_leadin() -> None:
         "3. Adjust the provisional levels where the mission of the system calls for it.\n"
     )
     assert [r for r, _ in _roles(steps)] == [Role.ITEM] * 5
+
+
+def test_a_footer_first_or_last_in_its_passage_is_furniture() -> None:
+    # Its page number fell in the chunk before; SP 800-46r2's footer then stood in a list.
+    footer = "This publication is available free of charge from: http://dx.doi.org/10.6028/NIST.SP.800-46r2"
+    roles = _roles(f"{footer}\n\n- Use storage encryption.\n- Apply patches.\n")
+    assert roles[0] == (Role.FURNITURE, footer)
+
+
+def test_a_reference_or_a_copyright_line_ending_in_a_link_names_it_and_is_furniture() -> None:
+    for line in (
+        "NIST SP 800-77, Guide to IPsec VPNs http://csrc.nist.gov/publications/nistpubs/800-77/sp800-77.pdf",
+        "Copyright 2024 Example Corp https://example.com",
+    ):
+        assert _roles(f"## See also\n\n{line}\n")[1] == (Role.FURNITURE, line)
+
+
+def test_an_items_quoted_title_and_citation_are_no_code() -> None:
+    # RFC 7230's list of the HTTP/1.1 documents: quotes and brackets were counted as code.
+    text = (
+        ' 1. "Message Syntax and Routing" (this document)\n\n'
+        ' 2. "Semantics and Content" [RFC7231]\n\n 3. "Conditional Requests" [RFC7232]\n'
+    )
+    assert [r for r, _ in _roles("specification:\n\n" + text)] == [Role.LEADIN] + [Role.ITEM] * 3
+    grammar = 'Method = "OPTIONS" | "GET" | "HEAD" [ extension ]\n'
+    assert _roles(grammar)[0][0] is Role.FRAGMENT

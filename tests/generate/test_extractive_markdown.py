@@ -452,3 +452,15 @@ def test_a_chunk_that_opens_inside_a_code_block_still_reads_its_table() -> None:
     # One fence line: the chunk began (or ends) inside a block, and which is not known.
     text = "x = 1\n```\n\n" + EXPENSES
     assert any(u.row for u in layout(text, "Handbook"))
+
+
+def test_a_nested_lists_parent_paragraph_does_not_end_the_list() -> None:
+    text = (
+        "Devices must meet these controls:\n\n- Encryption\n  - Full-disk encryption is required.\n"
+        "  - Keys are escrowed with IT.\n\n"
+        "  Exceptions must be approved by the security office.\n\n"
+        "- Patching\n  - Patches are applied every week.\n"
+    )
+    p = passage(1, text)
+    claims = generate("Which controls must devices meet?", p).claims
+    assert "Patches are applied every week." in " ".join(c.text for c in claims)

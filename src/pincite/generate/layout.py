@@ -87,6 +87,13 @@ _FURNITURE = re.compile(
 # footer ("http://csrc.nist.gov/.../SP800-46r1.pdf"), an example header
 # ("Location: http://..."), or a sentence saying where something is.
 _ENDS_IN_LINK = re.compile(r"(?:^|\s)\(?https?://\S*[^\s.;]$", re.I)
+# What a sentence says just before the address it points to ("... through the
+# portal at", "email", "from:"); a reference or a signature just names it
+# ("NIST SP 800-77, Guide to IPsec VPNs http://...").
+_POINTS_TO = re.compile(
+    r"(?:\b(?:at|from|to|via|on|in|through|under|see|visit|email|e-mail|contact|call|write)|:)\s*$",
+    re.I,
+)
 # "... available free of charge from: http://...": a link after a colon, as a footer puts it.
 _FOOTER_LINK = re.compile(r":\s+\(?https?://\S*[^\s.;]$", re.I)
 _ENDS_IN_ADDRESS = re.compile(r"(?:^|\s)[\w.+-]+@[\w-]+(?:\.[\w-]+)+$")
@@ -100,6 +107,8 @@ _ITEM = re.compile(
     rf"^(?:{BULLET}|{_ITEM_NUMBER}[.)]|\([a-zA-Z0-9]{{1,4}}\)"
     r"|(?:[a-zA-Z]|[ivx]{1,4}|[IVX]{1,4}|\d{1,2}[a-z])\)|[a-z][.)])\s"
 )
+# A bullet or a number, not "(URL)": a parenthesis a line break may open a line with.
+_MARKED_ITEM = re.compile(rf"^(?:{BULLET}|{_ITEM_NUMBER}[.)])\s")
 _MD_HEADING = re.compile(r"^#{1,6}\s")
 # A table of contents' dot leaders ("10. Acknowledgments ....72").
 _LEADERS = re.compile(r"\.{4,}|…{2,}|(?:\. ){3,}")
@@ -117,6 +126,7 @@ _HEADER_WORDS = 3
 _HEADER_SHARE = 0.9
 _CODE = frozenset('|=<>*;[]{}"#\\')
 _CODE_SHARE = 0.05
+_QUOTES_AND_BRACKETS = str.maketrans("", "", '"[]')
 _STAR_BULLET = re.compile(r"^\s*\*\s")
 # "**bold**", "__bold__", "*emphasis*" around words, not ABNF's "1*DIGIT" or "*( ... )".
 _EMPHASIS = re.compile(r"(?<![\w*])(\*\*|\*|__)(\w(?:[^*_\n]*?\S)?)\1(?![\w*])")
@@ -166,8 +176,9 @@ def layout(text: str, title: str = "") -> list[Unit]:
         # "This publication is available free of charge from: http://..." under
         # every page number of a PDF is its footer, not a statement.
         if role is Role.STATEMENT and _FOOTER_LINK.search(text[slice(*spans[i])]):
+            # First or last in its passage, its page number may sit in the next one.
             beside = roles[max(i - 1, 0) : i] + roles[i + 1 : i + 2]
-            if Role.FURNITURE in beside:
+            if Role.FURNITURE in beside or i in (0, len(roles) - 1):
                 roles[i] = Role.FURNITURE
     for i in range(len(roles) - 1):
         # "1. Open the self-service portal." before "2. Choose …": numbered
@@ -180,7 +191,14 @@ def layout(text: str, title: str = "") -> list[Unit]:
             if here and nxt and int(nxt[1]) == int(here[1]) + 1 and not _LEADERS.search(lines):
                 gap = text[spans[i][1] : spans[i + 1][0]]
                 alone = gap.strip(" \t") == "\n" and _ends_line(text, spans[i + 1][1])
-                if roles[i + 1] is Role.ITEM or (alone and _opens_line(text, spans[i][0])):
+                # Item n + 1 after item n, a blank line between or not ('2. "Semantics
+                # and Content" [RFC7231]' ends as no sentence does).
+                follows = roles[i] is Role.ITEM and _opens_line(text, spans[i + 1][0])
+                if (
+                    roles[i + 1] is Role.ITEM
+                    or follows
+                    or (alone and _opens_line(text, spans[i][0]))
+                ):
                     roles[i] = roles[i + 1] = Role.ITEM
     for i in range(1, len(roles)):
         # "4. Approving Authority.\n\nSecretary of Commerce.": a short line
@@ -284,12 +302,15 @@ def _short_statement(words: list[str]) -> bool:
     )
 
 
-def _looks_like_code(sentence: str) -> bool:
+def _looks_like_code(sentence: str, item: bool) -> bool:
     """Grammar and code, by their share of symbols; a Markdown bullet or bold
-    word is no symbol ("* a laptop", "**Receipts** are required for all claims.")."""
+    word is no symbol ("* a laptop", "**Receipts** are required for all claims."),
+    nor are an item's paired quotes and brackets ('2. "Semantics and Content" [RFC7231]')."""
     prose = _EMPHASIS.sub(r"\2", _STAR_BULLET.sub("", sentence, count=1))
     if prose != sentence and len(prose.split()) < 2:
         prose = sentence  # " * age_value" in a C comment: code, not a one-word bullet
+    if item and prose.count('"') % 2 == 0 and prose.count("[") == prose.count("]"):
+        prose = prose.translate(_QUOTES_AND_BRACKETS)
     return sum(c in _CODE for c in prose) > _CODE_SHARE * len(sentence)
 
 
@@ -307,9 +328,10 @@ def _role(text: str, spans: list[tuple[int, int]], i: int, rows: dict[int, int])
         # "|------|-------|" rules the header row off; a row is a line no sentence
         # holds, quoted only with its header row (``select._record``).
         return Role.FURNITURE if is_table_rule(sentence) else Role.FRAGMENT
-    if _looks_like_code(sentence) or _PSEUDOCODE.search(sentence):
-        return Role.FRAGMENT  # grammar (ABNF) and code: not prose a claim can quote
     own_item = at_line_start and _ITEM.match(sentence) is not None
+    marked = at_line_start and _MARKED_ITEM.match(sentence) is not None
+    if _looks_like_code(sentence, marked) or _PSEUDOCODE.search(sentence):
+        return Role.FRAGMENT  # grammar (ABNF) and code: not prose a claim can quote
     if stripped.endswith((":", "—", "–")) and (
         len(words) <= _LEADIN_WORDS or (_items_follow(text, spans, i) and not own_item)
     ):
@@ -327,7 +349,8 @@ def _role(text: str, spans: list[tuple[int, int]], i: int, rows: dict[int, int])
         # "Submit every claim through the portal: https://..." and "For HR
         # questions, email hr@example.com" say where to go, whether or not the
         # writer put a full stop after the address.
-        if is_statement(sentence.rstrip() + "."):
+        points = _POINTS_TO.search(sentence[: link.start()])
+        if points and is_statement(sentence.rstrip() + "."):
             return Role.STATEMENT
         if _ENDS_IN_LINK.search(sentence):
             return Role.FURNITURE

@@ -133,7 +133,7 @@ def _indent(text: str, start: int) -> int:
     """How far ``text[start]`` sits from its line's start (spaces and tabs only)."""
     line = text.rfind("\n", 0, start) + 1
     before = text[line:start]
-    return len(before) if not before.strip() else 0
+    return len(before.expandtabs(4)) if not before.strip() else 0
 
 
 def _own_line(text: str, u: Unit, units: list[Unit], i: int) -> bool:
@@ -204,7 +204,9 @@ def items_after(
         ):
             items.append(((p, u.start, u.end),))
             if u.role is Role.ITEM:
-                item_indent = _indent(p.text, u.start)
+                # The outermost item's: a nested list's parent paragraph is no end.
+                indent = _indent(p.text, u.start)
+                item_indent = indent if item_indent is None else min(item_indent, indent)
             i += 1
         elif u.role is Role.HEADING and (not items or shape) and _item_heading(p.text, u, shape):
             # "CONFIDENTIALITY" / "INTEGRITY" / "AVAILABILITY", each over its own paragraph.
