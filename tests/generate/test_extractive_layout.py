@@ -424,3 +424,36 @@ def test_an_items_quoted_title_and_citation_are_no_code() -> None:
     assert [r for r, _ in _roles("specification:\n\n" + text)] == [Role.LEADIN] + [Role.ITEM] * 3
     grammar = 'Method = "OPTIONS" | "GET" | "HEAD" [ extension ]\n'
     assert _roles(grammar)[0][0] is Role.FRAGMENT
+
+
+def test_a_markdown_sections_last_or_first_line_ending_in_a_link_is_a_statement() -> None:
+    # A chunk ends at the next heading, so a section's last line is its chunk's last.
+    portal = "Submit every claim through the finance portal: https://finance.example.com"
+    last = _roles(f"## Expenses\n\nClaims are due within 30 days. {portal}\n")
+    assert last[-1] == (Role.STATEMENT, portal)
+    first = _roles(f"{portal}\n\nClaims are due within 30 days.\n")
+    assert first[0] == (Role.STATEMENT, portal)
+
+
+def test_a_sentence_ending_in_a_bare_address_is_a_statement_a_signature_no_heading() -> None:
+    for line in (
+        "Employees must report lost laptops using the online form https://it.example.com/lost",
+        "Questions should be sent to the HR team hr@example.com",
+    ):
+        assert _roles(f"## Help\n\n{line}\n\nThe desk is open on weekdays.\n")[1] == (
+            Role.STATEMENT,
+            line,
+        )
+    signature = "Jane Doe, Chief Security Officer jane.doe@example.com"
+    units = layout(f"{signature}\n\nThe policy applies to all staff.\n")
+    assert units[0].role is Role.FRAGMENT
+    assert units[1].title == ""  # the signature titles nothing
+
+
+def test_a_section_heading_after_an_indented_numbered_list_stays_a_heading() -> None:
+    text = (
+        "   The design meets two goals:\n\n   1.  Messages are self-descriptive.\n\n"
+        "   2.  Intermediaries can cache responses.\n\n3.  Notational Conventions\n\n"
+        "   This specification uses the ABNF notation of RFC 5234.\n"
+    )
+    assert (Role.HEADING, "3.  Notational Conventions") in _roles(text)

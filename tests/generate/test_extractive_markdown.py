@@ -464,3 +464,18 @@ def test_a_nested_lists_parent_paragraph_does_not_end_the_list() -> None:
     p = passage(1, text)
     claims = generate("Which controls must devices meet?", p).claims
     assert "Patches are applied every week." in " ".join(c.text for c in claims)
+
+
+def test_a_list_carried_into_a_chunk_that_opens_on_an_item_ends_at_its_paragraph() -> None:
+    # The chunk left out the item's indent; measured from it, the indented
+    # paragraph after the list read as one more item.
+    first_text = "   A proxy MUST forward the following header fields:\n\n   -  Via\n\n"
+    second_text = (
+        "-  Cache-Control\n\n   -  Pragma\n\n"
+        "   The proxy MAY add other fields when the origin server asks for them.\n"
+    )
+    first = passage(1, first_text, document=1)
+    second = passage(2, second_text, start=len(first_text) + 3, document=1)
+    claims = generate("Which header fields must a proxy forward?", first, second).claims
+    joined = " ".join(c.text for c in claims)
+    assert "Pragma" in joined and "MAY add" not in joined

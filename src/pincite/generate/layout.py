@@ -88,8 +88,8 @@ _FURNITURE = re.compile(
 # ("Location: http://..."), or a sentence saying where something is.
 _ENDS_IN_LINK = re.compile(r"(?:^|\s)\(?https?://\S*[^\s.;]$", re.I)
 # What a sentence says just before the address it points to ("... through the
-# portal at", "email", "from:"); a reference or a signature just names it
-# ("NIST SP 800-77, Guide to IPsec VPNs http://...").
+# portal at", "email", "from:"), where its words are title-cased like a
+# reference's or a signature's ("Contact the IT Service Desk at https://...").
 _POINTS_TO = re.compile(
     r"(?:\b(?:at|from|to|via|on|in|through|under|see|visit|email|e-mail|contact|call|write)|:)\s*$",
     re.I,
@@ -178,7 +178,13 @@ def layout(text: str, title: str = "") -> list[Unit]:
         if role is Role.STATEMENT and _FOOTER_LINK.search(text[slice(*spans[i])]):
             # First or last in its passage, its page number may sit in the next one.
             beside = roles[max(i - 1, 0) : i] + roles[i + 1 : i + 2]
-            if Role.FURNITURE in beside or i in (0, len(roles) - 1):
+            # First or last in a passage, its page number may sit in the passage
+            # next to it: so when the passage has page furniture of its own, or
+            # the link is a publication's DOI.
+            sentence = text[slice(*spans[i])]
+            paged = Role.FURNITURE in roles or "doi.org/" in sentence.casefold()
+            edge = i in (0, len(roles) - 1) and paged
+            if Role.FURNITURE in beside or edge:
                 roles[i] = Role.FURNITURE
     for i in range(len(roles) - 1):
         # "1. Open the self-service portal." before "2. Choose …": numbered
@@ -193,7 +199,11 @@ def layout(text: str, title: str = "") -> list[Unit]:
                 alone = gap.strip(" \t") == "\n" and _ends_line(text, spans[i + 1][1])
                 # Item n + 1 after item n, a blank line between or not ('2. "Semantics
                 # and Content" [RFC7231]' ends as no sentence does).
-                follows = roles[i] is Role.ITEM and _opens_line(text, spans[i + 1][0])
+                follows = (
+                    roles[i] is Role.ITEM
+                    and _opens_line(text, spans[i + 1][0])
+                    and _column(text, spans[i][0]) == _column(text, spans[i + 1][0])
+                )
                 if (
                     roles[i + 1] is Role.ITEM
                     or follows
@@ -279,6 +289,11 @@ def _items_follow(text: str, spans: list[tuple[int, int]], i: int) -> bool:
     return _opens_line(text, s) and _ITEM.match(text[s:e]) is not None
 
 
+def _column(text: str, s: int) -> int:
+    """How far ``text[s]`` sits from its line's start."""
+    return s - (text.rfind("\n", 0, s) + 1)
+
+
 def _ends_line(text: str, e: int) -> bool:
     """True when only spaces and tabs stand between ``text[e]`` and the line's end."""
     end = text.find("\n", e)
@@ -349,11 +364,13 @@ def _role(text: str, spans: list[tuple[int, int]], i: int, rows: dict[int, int])
         # "Submit every claim through the portal: https://..." and "For HR
         # questions, email hr@example.com" say where to go, whether or not the
         # writer put a full stop after the address.
-        points = _POINTS_TO.search(sentence[: link.start()])
-        if points and is_statement(sentence.rstrip() + "."):
+        said = sentence[: link.start()]
+        names = _names_a_term(said.split()) and not _POINTS_TO.search(said)
+        if not names and is_statement(sentence.rstrip() + "."):
             return Role.STATEMENT
-        if _ENDS_IN_LINK.search(sentence):
-            return Role.FURNITURE
+        # A bare link, a reference ("NIST SP 800-77, Guide to IPsec VPNs
+        # http://...") or a signature: no claim, and no heading either.
+        return Role.FURNITURE if _ENDS_IN_LINK.search(sentence) else Role.FRAGMENT
     if (
         at_line_start
         and _FOOTNOTE.match(sentence)

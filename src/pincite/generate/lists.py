@@ -203,8 +203,9 @@ def items_after(
             lines and u.role is Role.STATEMENT and shape is None and _own_line(p.text, u, units, i)
         ):
             items.append(((p, u.start, u.end),))
-            if u.role is Role.ITEM:
+            if u.role is Role.ITEM and p.text[: u.start].strip():
                 # The outermost item's: a nested list's parent paragraph is no end.
+                # (Not from a passage's first line, whose indent the chunk left out.)
                 indent = _indent(p.text, u.start)
                 item_indent = indent if item_indent is None else min(item_indent, indent)
             i += 1
