@@ -457,3 +457,24 @@ def test_a_section_heading_after_an_indented_numbered_list_stays_a_heading() -> 
         "   This specification uses the ABNF notation of RFC 5234.\n"
     )
     assert (Role.HEADING, "3.  Notational Conventions") in _roles(text)
+
+
+def test_a_reference_with_no_verb_before_its_link_is_furniture() -> None:
+    for line in (
+        "Home working: managing the cyber risks https://www.ncsc.gov.uk/guidance/home-working",
+        "Telework guidance and resources https://www.cisa.gov/telework",
+        "Source: adapted from the SANS remote work checklist https://www.sans.org/checklist",
+    ):
+        assert _roles(f"## References\n\n{line}\n")[1] == (Role.FURNITURE, line)
+
+
+def test_a_tables_rule_is_no_page_furniture_for_a_link_statement() -> None:
+    portal = "Submit every claim through the finance portal: https://finance.example.com"
+    text = f"## Expenses\n\n| Item | Limit |\n|------|-------|\n| Hotel | 150 |\n\n{portal}\n"
+    assert _roles(text)[-1] == (Role.STATEMENT, portal)
+
+
+def test_item_n_opening_its_passage_is_followed_by_item_n_plus_one() -> None:
+    # The chunk left out item 1's indent; item 2 is still its next.
+    text = '1.  Messages are self-descriptive.\n\n   2.  "Semantics and Content" [RFC7231]\n'
+    assert [r for r, _ in _roles(text)] == [Role.ITEM, Role.ITEM]

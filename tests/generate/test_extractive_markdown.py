@@ -479,3 +479,16 @@ def test_a_list_carried_into_a_chunk_that_opens_on_an_item_ends_at_its_paragraph
     claims = generate("Which header fields must a proxy forward?", first, second).claims
     joined = " ".join(c.text for c in claims)
     assert "Pragma" in joined and "MAY add" not in joined
+
+
+def test_a_list_whose_only_item_opens_the_next_chunk_ends_at_its_paragraph() -> None:
+    first_text = "## Visitors\n\nEvery visitor must bring the following:\n\n"
+    second_text = (
+        "- A government-issued photo ID\n\nParking is free for visitors in the north lot.\n\n"
+        "The cafeteria is open from 8am to 3pm.\n"
+    )
+    first = passage(1, first_text, document=1)
+    second = passage(2, second_text, start=len(first_text), document=1)
+    claims = generate("What must every visitor bring?", first, second).claims
+    joined = " ".join(c.text for c in claims)
+    assert "photo ID" in joined and "Parking" not in joined

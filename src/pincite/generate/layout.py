@@ -172,19 +172,22 @@ def layout(text: str, title: str = "") -> list[Unit]:
             text[slice(*spans[i])], header_words
         ):
             roles[i] = Role.FURNITURE
+    # Page furniture: not a table's rule, nor a line that is only a link.
+    page = [
+        r is Role.FURNITURE and s not in rows and not _ENDS_IN_LINK.search(text[s:e])
+        for r, (s, e) in zip(roles, spans, strict=True)
+    ]
     for i, role in enumerate(roles):
         # "This publication is available free of charge from: http://..." under
         # every page number of a PDF is its footer, not a statement.
         if role is Role.STATEMENT and _FOOTER_LINK.search(text[slice(*spans[i])]):
-            # First or last in its passage, its page number may sit in the next one.
-            beside = roles[max(i - 1, 0) : i] + roles[i + 1 : i + 2]
-            # First or last in a passage, its page number may sit in the passage
-            # next to it: so when the passage has page furniture of its own, or
-            # the link is a publication's DOI.
-            sentence = text[slice(*spans[i])]
-            paged = Role.FURNITURE in roles or "doi.org/" in sentence.casefold()
-            edge = i in (0, len(roles) - 1) and paged
-            if Role.FURNITURE in beside or edge:
+            # Beside a page number or a running header; or first or last in a
+            # passage, whose page number may sit in the passage next to it, when
+            # the passage has page furniture of its own or the link is a DOI.
+            beside = [j for j in (i - 1, i + 1) if 0 <= j < len(roles) and page[j]]
+            doi = "doi.org/" in text[slice(*spans[i])].casefold()
+            edge = i in (0, len(roles) - 1) and (any(page) or doi)
+            if beside or edge:
                 roles[i] = Role.FURNITURE
     for i in range(len(roles) - 1):
         # "1. Open the self-service portal." before "2. Choose …": numbered
@@ -199,11 +202,10 @@ def layout(text: str, title: str = "") -> list[Unit]:
                 alone = gap.strip(" \t") == "\n" and _ends_line(text, spans[i + 1][1])
                 # Item n + 1 after item n, a blank line between or not ('2. "Semantics
                 # and Content" [RFC7231]' ends as no sentence does).
-                follows = (
-                    roles[i] is Role.ITEM
-                    and _opens_line(text, spans[i + 1][0])
-                    and _column(text, spans[i][0]) == _column(text, spans[i + 1][0])
-                )
+                # At item n's column, unless item n opens the passage (its indent left out).
+                opens = not text[: spans[i][0]].strip()
+                same = opens or _column(text, spans[i][0]) == _column(text, spans[i + 1][0])
+                follows = roles[i] is Role.ITEM and _opens_line(text, spans[i + 1][0]) and same
                 if (
                     roles[i + 1] is Role.ITEM
                     or follows
@@ -365,11 +367,12 @@ def _role(text: str, spans: list[tuple[int, int]], i: int, rows: dict[int, int])
         # questions, email hr@example.com" say where to go, whether or not the
         # writer put a full stop after the address.
         said = sentence[: link.start()]
-        names = _names_a_term(said.split()) and not _POINTS_TO.search(said)
-        if not names and is_statement(sentence.rstrip() + "."):
+        says = _POINTS_TO.search(said) or any(w.casefold() in _VERBS for w in said.split())
+        if says and is_statement(sentence.rstrip() + "."):
             return Role.STATEMENT
         # A bare link, a reference ("NIST SP 800-77, Guide to IPsec VPNs
-        # http://...") or a signature: no claim, and no heading either.
+        # http://...", "Telework guidance and resources https://...") or a
+        # signature: no claim, and no heading either.
         return Role.FURNITURE if _ENDS_IN_LINK.search(sentence) else Role.FRAGMENT
     if (
         at_line_start

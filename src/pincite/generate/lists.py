@@ -180,7 +180,8 @@ def items_after(
     seen: set[int] = {p.number}
     # The shape of the short headings that are this list's items, once one is found.
     shape: tuple[bool, bool] | None = None
-    item_indent: int | None = None  # the last bulleted item's, once there is one
+    item_indent: int | None = None  # the outermost bulleted item's, once there is one
+    opened = False  # item_indent comes from a passage's first line only
     while len(items) < limit:
         if i >= len(units):
             nxt = adjacent(p, pool.passages)
@@ -203,11 +204,18 @@ def items_after(
             lines and u.role is Role.STATEMENT and shape is None and _own_line(p.text, u, units, i)
         ):
             items.append(((p, u.start, u.end),))
-            if u.role is Role.ITEM and p.text[: u.start].strip():
+            if u.role is Role.ITEM:
                 # The outermost item's: a nested list's parent paragraph is no end.
-                # (Not from a passage's first line, whose indent the chunk left out.)
+                # A passage's first line lost its indent to the chunk: it counts
+                # only until another item gives one.
                 indent = _indent(p.text, u.start)
-                item_indent = indent if item_indent is None else min(item_indent, indent)
+                if not p.text[: u.start].strip():
+                    first_line = indent if item_indent is None else item_indent
+                    item_indent, opened = first_line, item_indent is None
+                elif item_indent is None or opened:
+                    item_indent, opened = indent, False
+                else:
+                    item_indent = min(item_indent, indent)
             i += 1
         elif u.role is Role.HEADING and (not items or shape) and _item_heading(p.text, u, shape):
             # "CONFIDENTIALITY" / "INTEGRITY" / "AVAILABILITY", each over its own paragraph.
