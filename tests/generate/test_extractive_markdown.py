@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from extractive_helpers import assert_pinned, generate, passage
 
+from pincite.generate.base import Passage
 from pincite.generate.cues import states_expected
 from pincite.generate.extractive import ExtractiveGenerator
 from pincite.generate.layout import Role, layout
@@ -348,9 +349,8 @@ def test_an_indented_paragraph_in_a_loose_list_belongs_to_its_item() -> None:
         "  Laptops must be encrypted before they leave the office.\n\n"
         "- Phones issued by IT.\n- Tokens for remote access.\n"
     )
-    p = passage(1, text)
-    claims = generate("Which devices may staff take home?", p).claims
-    assert "Tokens for remote access." in " ".join(c.text for c in claims)
+    answer = _answer("Which devices may staff take home?", passage(1, text))
+    assert "Tokens for remote access." in answer
 
 
 def test_bars_in_a_fenced_code_block_make_no_table() -> None:
@@ -434,9 +434,7 @@ def test_an_rfc_paragraph_as_indented_as_the_items_ends_the_list() -> None:
         "   -  Cache-Control\n\n"
         "   The proxy MAY add other fields when the origin server asks for them.\n"
     )
-    p = passage(1, text)
-    claims = generate("Which header fields must a proxy forward?", p).claims
-    joined = " ".join(c.text for c in claims)
+    joined = _answer("Which header fields must a proxy forward?", passage(1, text))
     assert "Cache-Control" in joined and "MAY add" not in joined
 
 
@@ -461,9 +459,8 @@ def test_a_nested_lists_parent_paragraph_does_not_end_the_list() -> None:
         "  Exceptions must be approved by the security office.\n\n"
         "- Patching\n  - Patches are applied every week.\n"
     )
-    p = passage(1, text)
-    claims = generate("Which controls must devices meet?", p).claims
-    assert "Patches are applied every week." in " ".join(c.text for c in claims)
+    answer = _answer("Which controls must devices meet?", passage(1, text))
+    assert "Patches are applied every week." in answer
 
 
 def test_a_list_carried_into_a_chunk_that_opens_on_an_item_ends_at_its_paragraph() -> None:
@@ -476,8 +473,7 @@ def test_a_list_carried_into_a_chunk_that_opens_on_an_item_ends_at_its_paragraph
     )
     first = passage(1, first_text, document=1)
     second = passage(2, second_text, start=len(first_text) + 3, document=1)
-    claims = generate("Which header fields must a proxy forward?", first, second).claims
-    joined = " ".join(c.text for c in claims)
+    joined = _answer("Which header fields must a proxy forward?", first, second)
     assert "Pragma" in joined and "MAY add" not in joined
 
 
@@ -489,6 +485,10 @@ def test_a_list_whose_only_item_opens_the_next_chunk_ends_at_its_paragraph() -> 
     )
     first = passage(1, first_text, document=1)
     second = passage(2, second_text, start=len(first_text), document=1)
-    claims = generate("What must every visitor bring?", first, second).claims
-    joined = " ".join(c.text for c in claims)
+    joined = _answer("What must every visitor bring?", first, second)
     assert "photo ID" in joined and "Parking" not in joined
+
+
+def _answer(question: str, *passages: Passage) -> str:
+    """Every claim of the answer, in order, as one text."""
+    return " ".join(c.text for c in generate(question, *passages).claims)
