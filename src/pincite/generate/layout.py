@@ -83,13 +83,10 @@ _FURNITURE = re.compile(
     r"|^\d{1,3}\s+https?://\S+$",
     re.I,
 )
-# A line that ends in a link or a mail address with no full stop after it: a
-# footer ("http://csrc.nist.gov/.../SP800-46r1.pdf"), an example header
-# ("Location: http://..."), or a sentence saying where something is.
+# A line ending in a link or a mail address, no full stop after it: a footer, an
+# example header ("Location: http://..."), or a sentence saying where to go.
 _ENDS_IN_LINK = re.compile(r"(?:^|\s)\(?https?://\S*[^\s.;]$", re.I)
-# What a sentence says just before the address it points to ("... through the
-# portal at", "email", "from:"), where its words are title-cased like a
-# reference's or a signature's ("Contact the IT Service Desk at https://...").
+# What a sentence says just before the address it points to ("... at", "email", ":").
 _POINTS_TO = re.compile(
     r"(?:\b(?:at|from|to|via|on|in|through|under|see|visit|email|e-mail|contact|call|write)|:)\s*$",
     re.I,
@@ -172,46 +169,8 @@ def layout(text: str, title: str = "") -> list[Unit]:
             text[slice(*spans[i])], header_words
         ):
             roles[i] = Role.FURNITURE
-    # Page furniture: not a table's rule, nor a line that is only a link.
-    page = [
-        r is Role.FURNITURE and s not in rows and not _ENDS_IN_LINK.search(text[s:e])
-        for r, (s, e) in zip(roles, spans, strict=True)
-    ]
-    for i, role in enumerate(roles):
-        # "This publication is available free of charge from: http://..." under
-        # every page number of a PDF is its footer, not a statement.
-        if role is Role.STATEMENT and _FOOTER_LINK.search(text[slice(*spans[i])]):
-            # Beside a page number or a running header; or first or last in a
-            # passage, whose page number may sit in the passage next to it, when
-            # the passage has page furniture of its own or the link is a DOI.
-            beside = [j for j in (i - 1, i + 1) if 0 <= j < len(roles) and page[j]]
-            doi = "doi.org/" in text[slice(*spans[i])].casefold()
-            edge = i in (0, len(roles) - 1) and (any(page) or doi)
-            if beside or edge:
-                roles[i] = Role.FURNITURE
-    for i in range(len(roles) - 1):
-        # "1. Open the self-service portal." before "2. Choose …": numbered
-        # steps, however short, are steps and not numbered headings; so are
-        # "1. Open the HR portal." and "2. Choose Request leave." on lines of
-        # their own, one under the other, though neither has a verb it knows.
-        if roles[i] in (Role.HEADING, Role.ITEM) and roles[i + 1] in (Role.ITEM, Role.HEADING):
-            here, nxt = _STEP.match(text[slice(*spans[i])]), _STEP.match(text[slice(*spans[i + 1])])
-            lines = text[spans[i][0] : spans[i + 1][1]]
-            if here and nxt and int(nxt[1]) == int(here[1]) + 1 and not _LEADERS.search(lines):
-                gap = text[spans[i][1] : spans[i + 1][0]]
-                alone = gap.strip(" \t") == "\n" and _ends_line(text, spans[i + 1][1])
-                # Item n + 1 after item n, a blank line between or not ('2. "Semantics
-                # and Content" [RFC7231]' ends as no sentence does).
-                # At item n's column, unless item n opens the passage (its indent left out).
-                opens = not text[: spans[i][0]].strip()
-                same = opens or _column(text, spans[i][0]) == _column(text, spans[i + 1][0])
-                follows = roles[i] is Role.ITEM and _opens_line(text, spans[i + 1][0]) and same
-                if (
-                    roles[i + 1] is Role.ITEM
-                    or follows
-                    or (alone and _opens_line(text, spans[i][0]))
-                ):
-                    roles[i] = roles[i + 1] = Role.ITEM
+    _footers(text, spans, roles, rows)
+    _steps(text, spans, roles)
     for i in range(1, len(roles)):
         # "4. Approving Authority.\n\nSecretary of Commerce.": a short line
         # under a heading that ends like a sentence is that heading's body.
@@ -231,6 +190,51 @@ def layout(text: str, title: str = "") -> list[Unit]:
             seen = True
         units.append(Unit(s, e, role, title, title_index, first, row=s in rows))
     return units
+
+
+def _footers(
+    text: str, spans: list[tuple[int, int]], roles: list[Role], rows: dict[int, int]
+) -> None:
+    """Make a PDF's per-page link footer furniture ("This publication is available
+    free of charge from: http://..." under every page number of SP 800-46r2)."""
+    # Page furniture: not a table's rule, nor a line that is only a link.
+    page = [
+        r is Role.FURNITURE and s not in rows and not _ENDS_IN_LINK.search(text[s:e])
+        for r, (s, e) in zip(roles, spans, strict=True)
+    ]
+    for i, role in enumerate(roles):
+        if role is not Role.STATEMENT or not _FOOTER_LINK.search(text[slice(*spans[i])]):
+            continue
+        # Beside a page number or a running header; or first or last in a
+        # passage, whose page number may sit in the passage next to it, when
+        # the passage has page furniture of its own or the link is a DOI.
+        beside = [j for j in (i - 1, i + 1) if 0 <= j < len(roles) and page[j]]
+        doi = "doi.org/" in text[slice(*spans[i])].casefold()
+        edge = i in (0, len(roles) - 1) and (any(page) or doi)
+        if beside or edge:
+            roles[i] = Role.FURNITURE
+
+
+def _steps(text: str, spans: list[tuple[int, int]], roles: list[Role]) -> None:
+    """Make numbered steps items, however short and verbless: "1. Open the HR portal."
+    over "2. Choose Request leave."; item n + 1 after item n at its column, a blank
+    line between or not ('2. "Semantics and Content" [RFC7231]' ends as no
+    sentence does); not a table of contents ("10. Acknowledgments ....72")."""
+    for i in range(len(roles) - 1):
+        if not {roles[i], roles[i + 1]} <= {Role.HEADING, Role.ITEM}:
+            continue
+        here, nxt = _STEP.match(text[slice(*spans[i])]), _STEP.match(text[slice(*spans[i + 1])])
+        lines = text[spans[i][0] : spans[i + 1][1]]
+        if not (here and nxt and int(nxt[1]) == int(here[1]) + 1) or _LEADERS.search(lines):
+            continue
+        gap = text[spans[i][1] : spans[i + 1][0]]
+        alone = gap.strip(" \t") == "\n" and _ends_line(text, spans[i + 1][1])
+        # At item n's column, unless item n opens the passage (its indent left out).
+        opens = not text[: spans[i][0]].strip()
+        same = opens or _column(text, spans[i][0]) == _column(text, spans[i + 1][0])
+        follows = roles[i] is Role.ITEM and _opens_line(text, spans[i + 1][0]) and same
+        if roles[i + 1] is Role.ITEM or follows or (alone and _opens_line(text, spans[i][0])):
+            roles[i] = roles[i + 1] = Role.ITEM
 
 
 def _whole_md_headings(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
