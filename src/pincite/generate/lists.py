@@ -210,8 +210,8 @@ def items_after(
                 # only until another item gives one.
                 indent = _indent(p.text, u.start)
                 if not p.text[: u.start].strip():
-                    if item_indent is None:
-                        item_indent, opened = indent, True
+                    first_line = indent if item_indent is None else item_indent
+                    item_indent, opened = first_line, item_indent is None
                 elif item_indent is None or opened:
                     item_indent, opened = indent, False
                 else:
