@@ -492,3 +492,22 @@ def test_a_list_whose_only_item_opens_the_next_chunk_ends_at_its_paragraph() -> 
 def _answer(question: str, *passages: Passage) -> str:
     """Every claim of the answer, in order, as one text."""
     return " ".join(c.text for c in generate(question, *passages).claims)
+
+
+def test_a_list_over_three_chunks_keeps_the_outermost_items_indent() -> None:
+    # The second chunk holds one item, the third opens on another: neither
+    # line's indent survived chunking, and a nested item's must not stand in.
+    texts = (
+        "Remote access servers must meet the following requirements:\n",
+        "- Servers are patched every month.\n",
+        "- Servers log every session.\n  - Logs are kept for a year.\n\n"
+        "  Logs are reviewed weekly by the security team.\n\n"
+        "- Servers use multi-factor authentication.\n",
+    )
+    starts = [sum(len(t) for t in texts[:n]) for n in range(len(texts))]
+    chunks = [
+        passage(n + 1, t, start=s, document=1)
+        for n, (t, s) in enumerate(zip(texts, starts, strict=True))
+    ]
+    answer = _answer("What requirements must remote access servers meet?", *chunks)
+    assert "multi-factor authentication" in answer
