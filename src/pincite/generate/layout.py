@@ -365,7 +365,8 @@ def _role(text: str, spans: list[tuple[int, int]], i: int, rows: dict[int, int])
         return Role.HEADING  # "4. Approving Authority."
     if at_line_start and _ITEM.match(sentence):
         return Role.ITEM
-    link = _ENDS_IN_LINK.search(sentence) or _ENDS_IN_ADDRESS.search(sentence)
+    web = _ENDS_IN_LINK.search(sentence)
+    link = web or _ENDS_IN_ADDRESS.search(sentence)
     if link and not (at_line_start and _FOOTNOTE.match(sentence)):
         # "Submit every claim through the portal: https://..." and "For HR
         # questions, email hr@example.com" say where to go, whether or not the
@@ -377,7 +378,7 @@ def _role(text: str, spans: list[tuple[int, int]], i: int, rows: dict[int, int])
         # A bare link, a reference ("NIST SP 800-77, Guide to IPsec VPNs
         # http://...", "Telework guidance and resources https://...") or a
         # signature: no claim, and no heading either.
-        return Role.FURNITURE if _ENDS_IN_LINK.search(sentence) else Role.FRAGMENT
+        return Role.FURNITURE if web else Role.FRAGMENT
     if (
         at_line_start
         and _FOOTNOTE.match(sentence)

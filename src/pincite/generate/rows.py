@@ -10,6 +10,7 @@ __all__ = ["is_table_row", "is_table_rule", "table_lines", "table_rows"]
 _TABLE_ROW = re.compile(r"^\|.*\|$")
 _TABLE_RULE = re.compile(r"^\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$")
 # "--- | :---:": a rule with a bar between its cells, if none at its ends.
+_FENCES = ("```", "~~~")
 _BARLESS_RULE = re.compile(r"^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)+\|?$")
 
 
@@ -30,12 +31,12 @@ def table_lines(text: str) -> dict[int, int]:
     found: dict[int, int] = {}
     # A chunk may open or end inside a code block; fences that do not pair up
     # tell neither, and are ignored.
-    fences = sum(1 for _, line in lines if line.startswith(("```", "~~~")))
+    fences = sum(1 for _, line in lines if line.startswith(_FENCES))
     fenced = False
     i = 0
     while i < len(lines):
         lead, line = lines[i]
-        if fences % 2 == 0 and line.startswith(("```", "~~~")):
+        if fences % 2 == 0 and line.startswith(_FENCES):
             fenced = not fenced  # a code block's bars are no table
         elif fenced:
             pass
