@@ -64,9 +64,11 @@ def stems(*words: str) -> tuple[str, ...]:
         ("I read about VMI - what is it?", QuestionKind.OTHER, stems("vmi")),
         ("Ok - what is that?", QuestionKind.OTHER, ()),
         (
+            # An amount asked for, not what a fee is ("the first 3 months" is no
+            # qualifier of a term either way).
             "what is the fee for the first 3 months",
-            QuestionKind.DEFINITION,
-            stems("fee", "first", "3", "months"),
+            QuestionKind.NUMBER,
+            stems("first", "3", "months"),
         ),
         ("How does a client retry a request?", QuestionKind.PROCEDURE, None),
         ("What is the name of the largest city?", QuestionKind.OTHER, None),

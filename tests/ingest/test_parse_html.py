@@ -32,7 +32,8 @@ def test_visible_text_only_in_blocks() -> None:
         assert hidden not in doc.text
     assert "First paragraph spans lines.\nAfter a break." in doc.text
     assert "- Plug in\n\n- Switch on" in doc.text  # an item opens with its marker
-    assert "| Key | Value |\n\n| a | 1 |" in doc.text  # a row's cells stay told apart
+    # A row's cells stay told apart; the header row is underlined, rows are lines.
+    assert "| Key | Value |\n| --- | --- |\n| a | 1 |" in doc.text
     assert "  indented\n    code" in doc.text  # <pre> keeps its whitespace
     assert "Tail text." in doc.text
 
@@ -66,13 +67,15 @@ def test_a_table_row_is_one_line_whatever_its_cells_hold() -> None:
         b"</table><p>After the table.</p>"
     )
     doc = parse_bytes(html, "limits.html")
-    assert doc.text.split("\n\n") == [
+    assert doc.text.split("\n") == [
         "| Item | Limit |",
+        "| --- | --- |",
         "| Hotel (per night) | EUR 150 |",
         "| Taxi | per trip | EUR 60 |",
+        "",
         "After the table.",
     ]
-    assert doc.parser == "pincite-html/2"
+    assert doc.parser == "pincite-html/3"
 
 
 def test_list_items_open_with_the_marker_a_browser_shows() -> None:
@@ -83,7 +86,7 @@ def test_list_items_open_with_the_marker_a_browser_shows() -> None:
     assert parse_bytes(html, "steps.html").text.split("\n\n") == [
         "5. Five",
         "6. Six",
-        "- a point",
+        "  - a point",  # nested under its item, as Markdown indents it
         "7. Seven",
         "- Counted down",  # numbers a count of items cannot follow are not made up
         "1. One",
@@ -114,3 +117,44 @@ def test_invalid_utf8_in_html_is_a_warning() -> None:
     doc = parse_bytes(b"<p>bad \xff byte</p>", "bad.html")
     assert doc.text == "bad \ufffd byte"
     assert doc.warnings == ("invalid UTF-8 replaced at 1 place",)
+
+
+def test_an_items_paragraphs_follow_its_marker_and_nest_as_markdown_does() -> None:
+    page = (
+        "<ul><li><p>Laptops are encrypted.</p><p>Keys stay in the vault.</p>"
+        "<ul><li><p>Even spares.</p></li></ul></li><li>Phones lock.</li></ul>"
+    )
+    text = parse_bytes(page.encode(), "p.html").text
+    # Not "-" alone over "Laptops ...": the marker opens the item's first paragraph.
+    assert text == (
+        "- Laptops are encrypted.\n\n  Keys stay in the vault.\n\n"
+        "  - Even spares.\n\n- Phones lock."
+    )
+
+
+def test_a_definition_list_reads_term_then_colon_definition() -> None:
+    page = (
+        "<dl><dt>Confidential</dt><dd>Customer data and contracts.</dd>"
+        "<dt>Restricted</dt><dd><p>Keys and credentials.</p></dd><dd>Health records.</dd></dl>"
+        "<p>Restricted data is encrypted.</p>"
+    )
+    text = parse_bytes(page.encode(), "dl.html").text
+    assert text == (
+        "Confidential\n: Customer data and contracts.\n\n"
+        "Restricted\n: Keys and credentials.\n: Health records.\n\n"
+        "Restricted data is encrypted."
+    )
+
+
+def test_stacked_tables_each_keep_their_own_header() -> None:
+    page = (
+        "<table><tr><th>Record</th><th>Kept</th></tr><tr><td>Logs</td><td>1 year</td></tr></table>"
+        "<table><tr><th>Device</th><th>Owner</th></tr><tr><td>Laptop</td><td>IT</td></tr></table>"
+        "<table><tr><td>no</td><td>header</td></tr><tr><td>just</td><td>rows</td></tr></table>"
+    )
+    text = parse_bytes(page.encode(), "t.html").text
+    assert text == (
+        "| Record | Kept |\n| --- | --- |\n| Logs | 1 year |\n\n"
+        "| Device | Owner |\n| --- | --- |\n| Laptop | IT |\n\n"
+        "| no | header |\n| just | rows |"
+    )

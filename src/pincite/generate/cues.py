@@ -55,7 +55,9 @@ _TYPED = {
     "duration": re.compile(
         rf"\b{_NUMBER_WORD}[\s-]+(?:\w+[\s-]+)?(?:seconds?|minutes?|hours?|days?|weeks?|months?|"
         r"years?|decades?)\b|\b(?:annually|yearly|monthly|weekly|daily|hourly|quarterly|"
-        r"biennially|immediately|indefinitely)\b",
+        r"biennially|immediately|indefinitely)\b"
+        # A configuration's units: "`30s`", "500ms", "2h", "5min".
+        r"|(?<![\w.])\d+(?:\.\d+)?(?-i:ms|s|h|min)\b",
         re.I,
     ),
     "date": re.compile(
@@ -64,12 +66,15 @@ _TYPED = {
         r"(?:19|20)\d\d\b|\b\d{1,2}\s+(?:January|February|March|April|May|June|July|August|"
         r"September|October|November|December)\s+(?:19|20)\d\d\b|\b\d{1,4}[/-]\d{1,2}[/-]\d{1,4}\b",
     ),
-    # "$5", "5 euros", and the ISO code before or after the amount ("EUR 0.30", "45 CHF").
+    # "$5", "5 euros", "45p a mile", and the ISO code before or after the amount
+    # ("EUR 0.30", "45 CHF").
     "money": re.compile(
-        rf"[$€£¥]\s?\d|\b\d[\d,.]*\s*(?:dollars|euros|pounds|cents|{_CURRENCY})\b"
+        rf"[$€£¥]\s?\d|\b\d[\d,.]*\s*(?:dollars|euros|pounds|pence|cents|{_CURRENCY})\b"
+        r"|\b\d+(?-i:p|c)\b"
         rf"|\b(?:{_CURRENCY})\s?\d",
         re.I,
     ),
+    "gain": re.compile(r"(?<!\w)\d|\b(?:twice|double[ds]?|tripled?|half)\b", re.I),
     "percent": re.compile(r"\d\s*%|\bpercent\b|\b(?:half|third|quarter)\b", re.I),
     "pages": re.compile(rf"\b{_NUMBER_WORD}\s+(?:\w+\s+)?pages\b", re.I),
 }

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from pincite.generate.base import Passage
+from pincite.generate.faq import asks, same_polarity
 from pincite.generate.layout import Role, Unit
 from pincite.generate.pool import Pool
 from pincite.generate.question import NAMING_KINDS, Question, QuestionKind
@@ -65,6 +66,8 @@ def defines(
     sentence in it, not just the first.
     """
     title, role = _title_of(p, units, u)
+    if title and asks(title) and not same_polarity(title, question.text):
+        return 0.0  # "What is reimbursed?" is not answered under "What is not reimbursed"
     if question.kind is not QuestionKind.DEFINITION or not question.focus:
         if title:
             share = about(question, pool, p, title, scoring)

@@ -19,7 +19,7 @@ _EXPECTS = [
         "date",
         re.compile(
             r"\b(?:what|which)\s+(?:year|date|day)\b|\bwhen\s+(?:was|were|did)\b.*\b(?:publish|"
-            r"announc|releas|issu|made|sign|approv|adopt|revis|updat|creat|introduc)\w*",
+            r"announc|releas|issu|made|sign|approv|adopt|revis|review|updat|creat|introduc)\w*",
             re.I,
         ),
     ),
@@ -39,8 +39,19 @@ _EXPECTS = [
             # "How quickly must incidents be reported?"; not "how fast", which papers
             # answer with a speed ("How fast does the model run?").
             r"\bhow\s+long\b(?!.*\bbe\s*[?.!]*\s*$)|\bhow\s+(?:often|soon|quickly|promptly)\b"
+            # "How much notice ...?", "What is the retention period?"
+            r"|\bhow\s+much\s+(?:notice|time|warning)\b|\bperiod\b"
             r"|\bhow\s+many\s+(?:seconds|minutes|hours|days|weeks|"
             r"months|years)\b|\bby\s+when\b|\bdeadline\b|\btimeout\b",
+            re.I,
+        ),
+    ),
+    # "By how much does the model improve ...?": a gain, stated as any number.
+    (
+        "gain",
+        re.compile(
+            r"\bby\s+how\s+much\b|\bhow\s+much\b.*\b(?:improv|outperform|increas|decreas|"
+            r"reduc|gain|better|worse|more|less)",
             re.I,
         ),
     ),
@@ -80,8 +91,10 @@ _EXPECTS = [
 QUANTITY_WORDS = {
     "date": frozenset(content_stems("date year day")),
     "pages": frozenset(content_stems("number pages count")),
-    "duration": frozenset(),
-    "money": frozenset(),
+    "duration": frozenset(content_stems("much period")),
+    # "How much is mileage paid?": "45p per mile" never says "much".
+    "money": frozenset(content_stems("much")),
+    "gain": frozenset(),
     "percent": frozenset(content_stems("percentage percent")),
     "count": frozenset(),
     "limit": frozenset(),
@@ -89,6 +102,6 @@ QUANTITY_WORDS = {
 
 
 def expected_quantity(question: str) -> str | None:
-    """ "date", "pages", "duration", "money", "percent", "count" or "limit"; None when
+    """ "date", "pages", "duration", "gain", "money", "percent", "count" or "limit"; None when
     the wording says none."""
     return next((name for name, pattern in _EXPECTS if pattern.search(question)), None)

@@ -134,6 +134,7 @@ _LABEL_WORDS = 7
 # Words a label may hold in sentence case; a longer one is title-cased.
 _LABEL_SENTENCE_CASE = 3
 _NUMBERED_LABEL = re.compile(r"^\d{1,2}\.\s+[A-Z][^.]*\.$")
+_FIELD = re.compile(r"[A-Z][a-z]+(?: [a-z]+)?: \D*\d")  # "Version: 3.2.", not "Table 2: X."
 _LEADIN_WORDS = 25
 _HEADING_WORDS = 12
 # A label names a term; a short sentence with a verb ("Cloud computing is an
@@ -312,14 +313,11 @@ def _opens_line(text: str, s: int) -> bool:
 
 
 def _short_statement(words: list[str]) -> bool:
-    """A sentence of three or four words with a verb: "Contractors are not
-    eligible.", "Smoking is prohibited." (``is_statement`` wants five words, so
-    that a heading or a page's furniture is no claim)."""
+    """Three or four words with a verb ("Smoking is prohibited.") or a field's number or
+    date ("Last reviewed: March 2026."); ``is_statement`` wants five, for headings' sake."""
+    said = any(w.casefold() in _VERBS for w in words[1:]) or bool(_FIELD.match(" ".join(words)))
     return (
-        3 <= len(words) < 5
-        and words[0][:1].isupper()
-        and words[-1].endswith((".", "!"))
-        and any(w.casefold() in _VERBS for w in words[1:])
+        3 <= len(words) < 5 and words[0][:1].isupper() and words[-1].endswith((".", "!")) and said
     )
 
 

@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 
 from pincite.generate.base import Passage
+from pincite.generate.faq import asks, same_polarity
 from pincite.generate.layout import TITLES, Role, Unit
 from pincite.generate.pool import Piece, Pool, adjacent, ends_sentence
 from pincite.generate.question import Question, QuestionKind
@@ -25,6 +26,11 @@ _ITEM_HEADING_WORDS = 4
 # password"), or a lead-in ("To start a return:") read with the heading above it.
 _TASK_TITLES = frozenset({Role.HEADING, Role.LEADIN})
 _NUMBERED = re.compile(r"\s*(?:\d|[A-Z]\.\d)")
+# A fenced code block opening on the line after a lead-in ("```bash").
+_FENCE = re.compile(r"[ \t]*\n(?:[ \t]*\n)?[ \t]*(```|~~~)[^\n`]*\n")
+# An entry of a definition list: "Confidential\n: Customer data ..." (Markdown's, and
+# how HTML's <dt>/<dd> is read).
+_ENTRY = re.compile(r"[^\n:]{1,80}\n[ \t]*:[ \t]")
 
 
 def list_items(
@@ -40,7 +46,9 @@ def list_items(
     # a procedure's focus is its task, all its words.
     procedure = question.kind is QuestionKind.PROCEDURE
     focus = question.stems if procedure else question.focus
-    if not (question.kind is QuestionKind.LIST or procedure) or not focus:
+    if not (question.kind is QuestionKind.LIST or procedure):
+        return _under_asked_heading(question, passages, limit)
+    if not focus:
         return 0.0, []
     pool = Pool(question, passages)
     best: tuple[float, list[tuple[Piece, ...]]] = (0.0, [])
@@ -64,7 +72,12 @@ def list_items(
                 if not title_stems & set(focus):
                     continue
                 title_stems |= set(content_stems(u.title))
-            if question.head and not procedure and question.head not in title_stems:
+            if (
+                question.head
+                and not procedure
+                and question.head in pool.present
+                and question.head not in title_stems
+            ):
                 # "Appendix A. HTTP Version History" names HTTP, not the methods a
                 # question about HTTP methods wants listed.
                 continue
@@ -83,6 +96,37 @@ def list_items(
             if len(items) >= 2:
                 best, best_rest = (m, items), rest
     return best
+
+
+def _under_asked_heading(
+    question: Question, passages: Sequence[Passage], limit: int
+) -> tuple[float, list[tuple[Piece, ...]]]:
+    """The bullets under a heading that asks the question itself ("## What is not
+    reimbursed" over its list): a handbook's FAQ answers with all of them.
+
+    The heading must be worded as a question and hold every word the question
+    holds and no more than one other; the match is 1.0 when found.
+    """
+    asked = set(question.stems)
+    if not asked:
+        return 0.0, []
+    pool = Pool(question, passages)
+    for p in pool.passages:
+        units = pool.units[p.number]
+        for i, u in enumerate(units):
+            if u.role is not Role.HEADING or i + 1 >= len(units):
+                continue
+            if units[i + 1].role is not Role.ITEM:
+                continue  # its answer opens with a sentence, which any question can find
+            title = p.text[u.start : u.end]
+            if not asks(title) or not same_polarity(title, question.text):
+                continue
+            words = set(content_stems(title))
+            if asked <= words and len(words - asked) <= 1:
+                items = items_after(p, units, i + 1, pool, limit, lines=False)
+                if len(items) >= 2:
+                    return 1.0, items
+    return 0.0, []
 
 
 def _said_before(p: Passage, units: list[Unit], i: int) -> set[str]:
@@ -201,7 +245,9 @@ def items_after(
             items.append(_entry(p, u.start, units[i + 1].end, pool))
             i += 2
         elif u.role is Role.ITEM or (
-            lines and u.role is Role.STATEMENT and shape is None and _own_line(p.text, u, units, i)
+            u.role is Role.STATEMENT
+            and shape is None
+            and (_ENTRY.match(p.text, u.start) or (lines and _own_line(p.text, u, units, i)))
         ):
             items.append(((p, u.start, u.end),))
             if u.role is Role.ITEM:
@@ -242,7 +288,8 @@ def run(p: Passage, units: list[Unit], i: int, pool: Pool, limit: int) -> tuple[
     """
     items = items_after(p, units, i + 1, pool, limit)
     if not items:
-        return ()
+        code = _code_block(p.text, units[i].end)
+        return ((p, units[i].start, code),) if code else ()
     spans: dict[int, list[int]] = {p.number: [units[i].start, units[i].end]}
     order = [p]
     for entry in items:
@@ -256,6 +303,19 @@ def run(p: Passage, units: list[Unit], i: int, pool: Pool, limit: int) -> tuple[
         for q in order
         for piece in _around_furniture(q, pool.units[q.number], *spans[q.number])
     )
+
+
+def _code_block(text: str, end: int) -> int:
+    """Where the fenced code block that opens right after ``end`` closes (0 if none).
+
+    "Set the variables, then restart the service:" over "```bash\nsudo systemctl
+    restart payments\n```": a runbook's lead-in says what its command is for.
+    """
+    m = _FENCE.match(text, end)
+    if m is None:
+        return 0
+    close = re.compile(rf"^[ \t]*{re.escape(m.group(1))}[ \t]*$", re.M).search(text, m.end())
+    return close.end() if close is not None else 0
 
 
 def _around_furniture(p: Passage, units: list[Unit], start: int, end: int) -> list[Piece]:

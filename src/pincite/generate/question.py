@@ -41,7 +41,7 @@ class Question:
     focus: tuple[str, ...]
     stems: tuple[str, ...]
     # For a number question, the kind of quantity its answer must state
-    # ("duration", "date", "money", "percent", "pages", "count", "limit"); None when
+    # ("duration", "date", "gain", "money", "percent", "pages", "count", "limit"); None when
     # any number will do.
     expects: str | None = None
     # A definition question's term as written ("adequate security", "BYOD"),
@@ -104,6 +104,9 @@ _NUMBER = re.compile(
     r"limit|limits|length|size|number\s+of|what\s+(?:year|date|time|percentage|version|port)|"
     r"which\s+(?:year|date|version|port)|when\s+was|when\s+were|how\s+long|timeout|deadline|"
     r"at\s+least|at\s+most|range|by\s+when|"
+    # "What is the daily meal allowance?" asks for the amount, not what an allowance is.
+    r"what\s+(?:is|are|was|were)\s+the\s+(?:[\w-]+\s+){0,3}?(?:allowance|cost|price|fee|"
+    r"budget|stipend|salary|wage|rate|cap|quota|threshold|period)s?|how\s+much\s+notice|"
     # "the largest value allowed", "the longest chunk size": a limit.
     r"(?:largest|smallest|highest|lowest|longest|shortest|biggest)\s+(?:\w+\s+)?"
     r"(?:value|number|size|length|amount|count|duration|period|version))(?![\w-])",
@@ -116,6 +119,7 @@ _CONDITION = re.compile(
 _REASON = re.compile(r"^(?:why|for\s+what\s+reason|what\s+is\s+the\s+reason)\b", re.I)
 # "What happens when ... Max-Forwards is 0?" asks for a consequence, not a number.
 _OUTCOME = re.compile(r"^what\s+happens\s+(?:if|when|after|once)\b", re.I)
+_STEPS = re.compile(r"^what\s+are\s+the\s+(?:steps|stages)\s+(?:to|for|in)\b", re.I)
 _PROCEDURE = re.compile(
     r"^(?:how\s+(?:do|does|did|should|can|could|must|is|are|to)\b|what\s+steps|"
     r"what\s+(?:should|must)\b|what\s+is\s+the\s+(?:procedure|process)\b)",
@@ -145,7 +149,9 @@ _SELF_REFERENCE = re.compile(
 _ASKING = re.compile(
     r"\bwhat\s+(?:happens|happened|(?:will|would|should)\s+happen)(?=\s+to\b)|\bneeds?\s+to\b"
     r"|\b(?:can|could|would)\s+you\s+(?:please\s+)?tell\s+me\b"
-    r"|\bi\s+(?:want|would\s+like|need)\s+to\s+know\b|\bi\s+wonder\b",
+    r"|\bi\s+(?:want|would\s+like|need)\s+to\s+know\b|\bi\s+wonder\b"
+    # "What are the steps to claim expenses?" under "Claiming expenses".
+    r"|^what\s+are\s+the\s+(?:steps|stages)\s+(?=(?:to|for|in)\b)",
     re.I,
 )
 
@@ -279,6 +285,8 @@ def _parse(q: str) -> Question:
             # "How many kinds of intermediaries?": "three common forms of intermediary".
             stems = tuple(s for s in stems if s not in _KIND_WORDS)
         return Question(q, QuestionKind.NUMBER, _focus_after(q), stems, expects)
+    if _STEPS.match(q):
+        return Question(q, QuestionKind.PROCEDURE, named_thing(runs), stems)
     for pattern in _LIST:
         m = pattern.match(q)
         if m and content_stems(m.group("x")):

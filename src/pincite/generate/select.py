@@ -336,7 +336,13 @@ def _pieces(
         nxt_p = adjacent(p, passages)
         if nxt_p is not None:
             follow = layout(nxt_p.text, nxt_p.title)
-            if follow and not nxt_p.text[follow[0].start : follow[0].start + 1].isupper():
+            # Not a heading or a list item: "- Upgrades not approved in advance" ends
+            # its list where "## Definitions" opens the next chunk.
+            if (
+                follow
+                and follow[0].role in (Role.STATEMENT, Role.FRAGMENT)
+                and not nxt_p.text[follow[0].start : follow[0].start + 1].isupper()
+            ):
                 pieces.append((nxt_p, follow[0].start, follow[0].end))
     return tuple(pieces), (sentence if ran_on else tuple(pieces))
 

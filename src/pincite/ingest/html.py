@@ -22,7 +22,9 @@ from pincite.ingest.base import Heading, ParsedDocument
 from pincite.ingest.textutil import canonical, collapse, decode_text
 
 # 2: table rows written "| cell | cell |" and list items "1. " / "- " (1 had neither).
-PARSER = "pincite-html/2"
+# 3: a table's rows on consecutive lines, its header row underlined; a <dd> under its
+# <dt> as ": definition"; an item's marker before its first paragraph, not alone.
+PARSER = "pincite-html/3"
 
 _SKIP = frozenset({"script", "style", "noscript", "template", "head", "title"})
 _HEADINGS = {f"h{n}": n for n in range(1, 7)}
@@ -45,7 +47,9 @@ _BLOCK_SEPARATOR = "\n\n"
 class _Builder:
     """Collects inline text and cuts it into blocks at block-element boundaries."""
 
-    blocks: list[tuple[str, int | None]] = field(default_factory=list)
+    # Each block with its heading level (None for body text) and what separates
+    # it from the block before.
+    blocks: list[tuple[str, int | None, str]] = field(default_factory=list)
     inline: list[str] = field(default_factory=list)
     pre_depth: int = 0
     heading: int | None = None
@@ -53,6 +57,19 @@ class _Builder:
     cell_depth: int = 0
     # The lists an item sits in: a count of its items for <ol>, None for <ul>.
     lists: list[int | None] = field(default_factory=list)
+    # What opens the next block with text: an item's "- " waits there, so
+    # "<li><p>Text</p></li>" reads "- Text", not "-" over "Text".
+    marker: str = ""
+    separator: str = _BLOCK_SEPARATOR
+    # Rows written so far by each open table, outermost first.
+    tables: list[int] = field(default_factory=list)
+    # The current row's header and data cells.
+    header_cells: int = 0
+    data_cells: int = 0
+    # The last block was a term or its definition: a <dd> follows on the next line.
+    in_entry: bool = False
+    # The open list items, innermost last: whether each has written a block yet.
+    items: list[bool] = field(default_factory=list)
 
     def text(self, value: str) -> None:
         self.inline.append(value if self.pre_depth else _SPACE.sub(" ", value))
@@ -66,7 +83,17 @@ class _Builder:
             lines = (_SPACES.sub(" ", line).strip(" ") for line in raw.split("\n"))
             block = "\n".join(lines).strip()
         if block.strip():
-            self.blocks.append((unicodedata.normalize("NFC", block), self.heading))
+            block = self.marker + block
+            if self.items:
+                # Markdown's indents: a nested item under its parent, an item's
+                # second paragraph under its first line, so neither ends the list.
+                depth = len(self.items) - (0 if self.items[-1] else 1)
+                self.items[-1] = True
+                block = "\n".join("  " * depth + line for line in block.split("\n"))
+            block = unicodedata.normalize("NFC", block)
+            self.blocks.append((block, self.heading, self.separator))
+            self.marker, self.separator = "", _BLOCK_SEPARATOR
+            self.in_entry = False
 
 
 def parse_html(data: bytes, source: str) -> ParsedDocument:
@@ -82,10 +109,10 @@ def parse_html(data: bytes, source: str) -> ParsedDocument:
     parts: list[str] = []
     headings: list[Heading] = []
     pos = 0
-    for block, level in builder.blocks:
+    for block, level, separator in builder.blocks:
         if parts:
-            parts.append(_BLOCK_SEPARATOR)
-            pos += len(_BLOCK_SEPARATOR)
+            parts.append(separator)
+            pos += len(separator)
         if level is not None:
             headings.append(Heading(pos, pos + len(block), level, collapse(block)))
         parts.append(block)
@@ -137,12 +164,28 @@ def _open(tag: str, builder: _Builder, node: LexborNode) -> None:
         builder.inline.append(" " if builder.cell_depth else "\n")
     elif tag in _CELLS:
         builder.text(" | ")
+        if not builder.cell_depth:
+            if tag == "th":
+                builder.header_cells += 1
+            else:
+                builder.data_cells += 1
         builder.cell_depth += 1
     elif builder.cell_depth:
         if tag in _BLOCKS:
             builder.text(" ")
     elif tag in _BLOCKS and builder.heading is None:
+        entry = builder.in_entry
         builder.flush()
+        if tag == "table":
+            builder.tables.append(0)
+        elif tag == "tr":
+            builder.header_cells = builder.data_cells = 0
+        elif tag == "dd":
+            # "Confidential" over "Customer data ...": a definition list reads as
+            # Markdown writes one, "Confidential\n: Customer data ...".
+            builder.marker = ": "
+            if entry:
+                builder.separator = "\n"
         if tag in _HEADINGS:
             builder.heading = _HEADINGS[tag]
         elif tag == "pre":
@@ -151,13 +194,14 @@ def _open(tag: str, builder: _Builder, node: LexborNode) -> None:
             first = _first_number(node) if tag == "ol" else None
             builder.lists.append(None if first is None else first - 1)
         elif tag == "li":
+            builder.items.append(False)
             # "1. Open the portal.", "- Plug in": an item says it is one, as Markdown does.
             count = builder.lists[-1] if builder.lists else None
             if count is None:
-                builder.text("- ")
+                builder.marker = "- "
             else:
                 builder.lists[-1] = count + 1
-                builder.text(f"{count + 1}. ")
+                builder.marker = f"{count + 1}. "
 
 
 def _close(tag: str, builder: _Builder) -> None:
@@ -172,15 +216,35 @@ def _close(tag: str, builder: _Builder) -> None:
     elif tag == "tr" and builder.heading is None:
         if "".join(builder.inline).replace("|", "").strip():
             builder.text(" |")
+            _close_row(builder)
         else:
             builder.inline.clear()  # a row of empty cells shows nothing
         builder.flush()
     elif tag in _BLOCKS and builder.heading is None:
         builder.flush()
+        if tag in ("dt", "dd"):
+            builder.in_entry = True
+        elif tag == "li" and builder.items:
+            builder.items.pop()
+        elif tag == "table" and builder.tables:
+            builder.tables.pop()
         if tag == "pre":
             builder.pre_depth = max(0, builder.pre_depth - 1)
         elif tag in ("ol", "ul") and builder.lists:
             builder.lists.pop()
+
+
+def _close_row(builder: _Builder) -> None:
+    """A table's rows are lines of one block, its header row underlined as Markdown's is
+    ("| Record | Kept |\n| --- | --- |"), so a table under a table keeps its own header."""
+    if not builder.tables:
+        return
+    rows = builder.tables[-1]
+    if rows:
+        builder.separator = "\n"
+    elif builder.header_cells and not builder.data_cells:
+        builder.inline.append("\n|" + " --- |" * builder.header_cells)
+    builder.tables[-1] = rows + 1
 
 
 def _first_number(ol: LexborNode) -> int | None:
