@@ -30,8 +30,9 @@ def test_an_amount_in_pence_is_money() -> None:
     assert "much" not in question.stems  # "45p per mile" never says "much"
     assert states_expected(question, "| Mileage | 45p per mile |")
     assert states_expected(question, "Parking is refunded at 30c an hour.")
-    # A temperature or a page is no amount.
-    assert not states_expected(question, "Mileage is logged at 5 C and 10 P.")
+    # A temperature, a page, a video's resolution or a clause is no amount.
+    for text in ("Mileage is logged at 5 C and 10 P.", "Video is 1080p.", "See clause 12c."):
+        assert not states_expected(question, text), text
     p = passage(1, ALLOWANCES)
     generation = generate("How much is mileage paid?", p)
     assert "| Mileage | 45p per mile |" in generation.claims[0].text
@@ -55,18 +56,22 @@ def test_a_gain_asked_by_how_much_is_any_number_not_money() -> None:
     ):
         question = parse_question(text)
         assert question.expects == "gain"
+        assert "much" not in question.stems
         assert states_expected(question, "It improves BLEU by 2.3 points.")
         assert not states_expected(question, "Segmentation improved BIBREF27 attention.")
+        assert not states_expected(question, "It improves much more, as Table 3 shows.")
     assert parse_question("How much does the growth plan cost?").expects == "money"
+    # A price named is money, whatever "more" follows it.
+    storage = parse_question("How much does it cost to store more than 1 TB of logs?")
+    assert storage.expects == "money"
 
 
-def test_a_period_or_notice_asked_for_is_a_duration() -> None:
-    for text in (
-        "What is the retention period for backups?",
-        "How much notice is needed for a leave request?",
-    ):
-        question = parse_question(text)
-        assert (question.kind, question.expects) == (QuestionKind.NUMBER, "duration")
+def test_a_period_or_notice_asked_for_is_a_quantity() -> None:
+    notice = parse_question("How much notice is needed for a leave request?")
+    assert (notice.kind, notice.expects) == (QuestionKind.NUMBER, "duration")
+    # A period may be a length or a span of dates ("1 April to 31 March"): any number.
+    period = parse_question("What is the retention period for backups?")
+    assert (period.kind, period.expects) == (QuestionKind.NUMBER, None)
     p = passage(
         1,
         "## Retention\n\n| Record | Retention period |\n| --- | --- |\n"
@@ -75,6 +80,31 @@ def test_a_period_or_notice_asked_for_is_a_duration() -> None:
     )
     generation = generate("What is the retention period for backups?", p)
     assert "| Backups | 90 days |" in generation.claims[0].text
+    reporting = passage(
+        2,
+        "## Reporting\n\nThe reporting period runs from 1 April to 31 March. Reports are "
+        "due within 30 days after the end of each quarter.\n",
+    )
+    answer = generate("What is the reporting period?", reporting)
+    assert answer.claims[0].text == "The reporting period runs from 1 April to 31 March."
+
+
+def test_an_amount_word_inside_a_longer_noun_asks_for_no_amount() -> None:
+    for text in (
+        "What is the fee waiver process?",
+        "What is the learning rate schedule?",
+        "What is the cost function?",
+    ):
+        assert parse_question(text).kind is not QuestionKind.NUMBER, text
+    p = passage(
+        1,
+        "## Fee waivers\n\nFee waivers are requested through the finance portal and "
+        "approved by the CFO. The standard course fee is £50.\n",
+    )
+    generation = generate("What is the fee waiver process?", p)
+    assert generation.claims[0].text.startswith("Fee waivers are requested")
+    steps = parse_question("What are the steps for budget approval?")
+    assert steps.kind is QuestionKind.PROCEDURE
 
 
 NOT_REIMBURSED = (
@@ -199,8 +229,15 @@ def test_a_configured_duration_in_short_units_is_a_duration() -> None:
     question = parse_question("What is the default timeout for bank requests?")
     assert question.expects == "duration"
     assert states_expected(question, "| `PAYMENTS_TIMEOUT` | `30s` |")
-    assert states_expected(question, "Requests give up after 500ms.")
-    assert not states_expected(question, "Use a 2d grid of 5m cells.")
+    for stated in (
+        "Requests give up after 500ms.",
+        "Retry after 1m30s.",
+        "Set `5m`.",
+        "Wait 5 min.",
+    ):
+        assert states_expected(question, stated), stated
+    for text in ("Use a 2d grid of 5m cells.", "Logs were first kept in the 1990s."):
+        assert not states_expected(question, text), text
     p = passage(1, RUNBOOK)
     generation = generate("What is the default timeout for bank requests?", p)
     assert "`30s`" in generation.claims[0].text
@@ -220,3 +257,94 @@ def test_an_unclosed_code_block_is_no_answer_of_a_lead_in() -> None:
     text = "Restart the payments service with:\n\n```bash\nsudo systemctl restart payments\n"
     generation = generate("How do I restart the payments service?", passage(1, text))
     assert all("```" not in c.text for c in generation.claims)
+    # Nor is one that a later block's fence seems to close, across a heading.
+    text += "\n## Logs\n\nRead the logs with:\n\n```bash\njournalctl -u payments\n```\n"
+    generation = generate("How do I restart the payments service?", passage(1, text))
+    assert all("## Logs" not in c.text for c in generation.claims)
+
+
+FAQ = b"""<h1>IT Help FAQ</h1>
+<details><summary>How do I reset my password?</summary>
+<p>Go to the password portal and follow the steps. You will need your phone for the code.</p>
+</details>
+<details><summary>Can I use my own laptop for work?</summary>
+<p>No. Only company-managed devices may connect to the corporate network.</p>
+</details>"""
+
+
+def test_a_question_on_its_own_line_titles_its_answer_and_is_never_the_answer() -> None:
+    text = parse_bytes(FAQ, "faq.html").text
+    roles = {text[u.start : u.end]: u.role for u in layout(text, "IT Help FAQ")}
+    assert roles["How do I reset my password?"] is Role.HEADING
+    assert roles["Can I use my own laptop for work?"] is Role.HEADING
+    p = passage(1, text)
+    reset = generate("How do I reset my password?", p)
+    # The FAQ's question was quoted back as its own answer.
+    assert reset.claims[0].text.startswith("Go to the password portal")
+    # "No." opens the reply; it names no term the sentence after it defines.
+    assert roles["No."] is not Role.LABEL
+    own = generate("Can I use my own laptop for work?", p)
+    assert own.claims[0].text == (
+        "No. Only company-managed devices may connect to the corporate network."
+    )
+    assert_pinned(own, [p])
+    # A question inside a paragraph is still read as part of it.
+    inline = "Why rotate keys? Rotation limits what a leaked key exposes."
+    assert layout(inline, "Keys")[0].role is not Role.HEADING
+
+
+def test_a_negated_condition_in_a_question_is_no_question_turned_round() -> None:
+    faq = (
+        "## Expenses FAQ\n\n### What if I lose a receipt?\n\nFill in a missing-receipt "
+        "declaration and ask your manager to countersign it.\n\n### When are claims paid?\n\n"
+        "Claims are paid with the next monthly salary if you submit a receipt for each item.\n"
+    )
+    generation = generate("What if I don't have a receipt?", passage(1, faq))
+    assert generation.claims[0].text.startswith("Fill in a missing-receipt declaration")
+
+
+def test_negation_by_word_or_curly_apostrophe_turns_a_heading_round() -> None:
+    paid = passage(2, "## Hotels\n\nHotel bills are reimbursed within 30 days of the stay.\n")
+    for heading in (
+        "## What isn\u2019t reimbursed",
+        "## What is excluded from reimbursement?",
+        "## 4.2 What is not reimbursed",
+    ):
+        listed = passage(
+            1,
+            heading + "\n\n- Alcohol, except when entertaining a client\n"
+            "- Fines for parking or speeding offences\n",
+        )
+        generation = generate("What is reimbursed?", listed, paid)
+        assert generation.claims[0].text.startswith("Hotel bills"), heading
+    numbered = passage(1, "## 4.2 What is not reimbursed\n\n- Alcohol\n- Parking fines\n")
+    assert len(generate("What is not reimbursed?", numbered).claims) == 2
+
+
+def test_a_question_heading_ending_a_chunk_is_answered_by_the_list_opening_the_next() -> None:
+    first = "## Hotels\n\nHotel bills are reimbursed within 30 days of the stay.\n\n"
+    first += "## What is not reimbursed"
+    second = "- Alcohol, except when entertaining a client\n- Fines for parking\n- Minibar items\n"
+    a = passage(1, first, document=7)
+    b = passage(2, second, start=len(first) + 2, document=7)
+    generation = generate("What is not reimbursed?", a, b)
+    assert [c.text for c in generation.claims] == [
+        "Alcohol, except when entertaining a client",
+        "Fines for parking",
+        "Minibar items",
+    ]
+    assert_pinned(generation, [a, b])
+
+
+def test_a_sentence_cut_by_a_chunk_still_runs_on_into_a_lead_in() -> None:
+    first = (
+        "## Travel\n\nLaptops taken abroad must be encrypted. Employees who travel abroad "
+        "with a company laptop are required to tell the security team in writing, and they"
+    )
+    second = "must also follow these rules while they are away:\n\n- Keep the laptop with you.\n"
+    a = passage(1, first, document=7)
+    b = passage(2, second, start=len(first) + 1, document=7)
+    generation = generate(
+        "What are employees who travel abroad with a company laptop required to do?", a, b
+    )
+    assert generation.claims[0].text.endswith("while they are away:")

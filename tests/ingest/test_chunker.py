@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 from pincite.ingest.base import ChunkDraft, Heading, PageSpan, ParsedDocument, TextBox
 from pincite.ingest.chunk import CHUNKER, MAX_BOXES, chunk, embed_text
+from pincite.ingest.parse import parse_bytes
 from pincite.model import BBox
 
 
@@ -32,7 +33,7 @@ def assert_well_formed(doc: ParsedDocument, chunks: list[ChunkDraft], max_chars:
 
 
 def test_chunker_version_is_recorded() -> None:
-    assert CHUNKER == "pincite-chunker/2"
+    assert CHUNKER == "pincite-chunker/3"
 
 
 def test_short_text_is_one_stripped_chunk() -> None:
@@ -220,3 +221,19 @@ def test_any_document_chunks_into_exact_ordered_stripped_spans(
     maximum = target + sizes[2]
     out = chunk(doc, min_chars=minimum, target_chars=target, max_chars=maximum)
     assert_well_formed(doc, out, maximum)
+
+
+def test_a_chunk_holding_two_sections_is_in_what_they_share() -> None:
+    text = (
+        "# Policy\n\n## Definitions\n\n" + "Words defined here. " * 8 + "\n\n"
+        "## Questions\n\n### Can I claim for travel insurance?\n\n"
+        "No. The company policy covers all business travel, so your own insurance is not paid.\n\n"
+        "### Who do I contact?\n\nEmail the finance team with your claim number.\n"
+    )
+    doc = parse_bytes(text.encode(), "policy.md")
+    faq = next(c for c in chunk(doc) if "Who do I contact?" in text[c.start : c.end])
+    # Two short sections joined: the chunk opens at the first question.
+    assert text[faq.start : faq.end].startswith("### Can I claim for travel insurance?")
+    # Not ("Policy", "Questions", "Can I claim for travel insurance?"): a citation of
+    # the second answer would name the first question's section.
+    assert faq.section == ("Policy", "Questions")

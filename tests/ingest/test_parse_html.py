@@ -158,3 +158,50 @@ def test_stacked_tables_each_keep_their_own_header() -> None:
         "| Device | Owner |\n| --- | --- |\n| Laptop | IT |\n\n"
         "| no | header |\n| just | rows |"
     )
+
+
+@pytest.mark.parametrize(
+    ("page", "text"),
+    [
+        # An empty item or definition leaves no marker waiting for what follows.
+        ("<ul><li><img src=x.png></li></ul><h1>Title</h1><p>Body</p>", "Title\n\nBody"),
+        ("<ul><li><hr></li></ul><p>after</p>", "after"),
+        ("<dl><dt>A</dt><dd></dd><dt>B</dt><dd>b</dd></dl>", "A\n\nB\n: b"),
+        ("<dl><dt>A</dt><dd>a</dd></dl><dl><dd>b</dd></dl>", "A\n: a\n\n: b"),
+        # A heading, a table and preformatted text in an item stand at the margin.
+        ("<ol><li><h3>Install</h3><p>Run it.</p></li></ol>", "Install\n\n  Run it."),
+        (
+            "<ul><li><table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr>"
+            "</table></li></ul>",
+            "| A | B |\n| --- | --- |\n| 1 | 2 |",
+        ),
+        ("<ul><li><pre>  x = 1\n  y = 2</pre></li></ul>", "  x = 1\n  y = 2"),
+        ("<dl><dt>T</dt><dd><h4>H</h4></dd></dl>", "T\n\nH"),
+        # A line break in a nested item stays under the item's text.
+        ("<ul><li>a<ul><li>b<br>c</li></ul></li></ul>", "- a\n\n  - b\n    c"),
+        # An item opening straight into a nested list keeps its own number.
+        ("<ol><li><ul><li>x</li></ul></li><li>b</li></ol>", "1. - x\n\n2. b"),
+        # <thead> names the header row, whatever its cells; colspan counts.
+        (
+            "<table><thead><tr><td>A</td><td>B</td></tr></thead>"
+            "<tbody><tr><td>1</td><td>2</td></tr></tbody></table>",
+            "| A | B |\n| --- | --- |\n| 1 | 2 |",
+        ),
+        (
+            "<table><tr><th colspan=2>A</th></tr><tr><td>1</td><td>2</td></tr></table>",
+            "| A |\n| --- | --- |\n| 1 | 2 |",
+        ),
+    ],
+)
+def test_html_reads_as_markdown_writes_it(page: str, text: str) -> None:
+    doc = parse_bytes(page.encode(), "page.html")
+    assert doc.text == text
+    # Every heading's offsets hold its text exactly, marker and indent left out.
+    assert all(doc.text[h.start : h.end] == h.title for h in doc.headings)
+
+
+def test_unclosed_items_nest_no_deeper_than_a_cap() -> None:
+    doc = parse_bytes(b"<ul><li>item" * 1000, "deep.html")
+    # Two spaces a level, capped: not a quadratic 1 MB of indent.
+    assert max(len(line) - len(line.lstrip()) for line in doc.text.split("\n")) <= 16
+    assert doc.text.count("- item") == 1000

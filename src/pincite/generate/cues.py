@@ -56,8 +56,10 @@ _TYPED = {
         rf"\b{_NUMBER_WORD}[\s-]+(?:\w+[\s-]+)?(?:seconds?|minutes?|hours?|days?|weeks?|months?|"
         r"years?|decades?)\b|\b(?:annually|yearly|monthly|weekly|daily|hourly|quarterly|"
         r"biennially|immediately|indefinitely)\b"
-        # A configuration's units: "`30s`", "500ms", "2h", "5min".
-        r"|(?<![\w.])\d+(?:\.\d+)?(?-i:ms|s|h|min)\b",
+        # A configuration's units: "`30s`", "500ms", "2h", "1m30s", "`5m`", "5 min"; not
+        # the "1990s".
+        r"|(?<![\w.])\d{1,3}(?:\.\d+)?(?-i:ms|s|h)\b|(?<![\w.])\d+(?-i:h|m)(?:\d+(?-i:ms|m|s))+\b"
+        r"|(?<=`)\d+(?-i:m)(?=`)|\b\d+\s?(?:mins?|secs?|hrs?)\b",
         re.I,
     ),
     "date": re.compile(
@@ -70,7 +72,8 @@ _TYPED = {
     # ("EUR 0.30", "45 CHF").
     "money": re.compile(
         rf"[$€£¥]\s?\d|\b\d[\d,.]*\s*(?:dollars|euros|pounds|pence|cents|{_CURRENCY})\b"
-        r"|\b\d+(?-i:p|c)\b"
+        # "45p per mile", "30c an hour", a cell's "| 45p |"; not "1080p" or "clause 12c".
+        r"|\b\d{1,3}(?-i:p|c)\b(?=\s*(?:(?:per|a|an|each)\b|/|\||$))"
         rf"|\b(?:{_CURRENCY})\s?\d",
         re.I,
     ),
@@ -239,6 +242,8 @@ def states_expected(question: Question, text: str) -> bool:
     """True when ``text`` states the kind of quantity a number question expects (a date, ...)."""
     if question.expects in ("count", "limit"):
         return _states_count(question.text, text)
+    if question.expects == "gain":
+        text = _REFERENCE.sub(" ", text)  # "Table 3" states no gain
     return question.expects is not None and _TYPED[question.expects].search(text) is not None
 
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from pincite.generate.base import Passage
-from pincite.generate.faq import asks, same_polarity
+from pincite.generate.faq import turned_round
 from pincite.generate.layout import Role, Unit
 from pincite.generate.pool import Pool
 from pincite.generate.question import NAMING_KINDS, Question, QuestionKind
@@ -66,7 +66,7 @@ def defines(
     sentence in it, not just the first.
     """
     title, role = _title_of(p, units, u)
-    if title and asks(title) and not same_polarity(title, question.text):
+    if title and turned_round(title, question.text, set(question.stems)):
         return 0.0  # "What is reimbursed?" is not answered under "What is not reimbursed"
     if question.kind is not QuestionKind.DEFINITION or not question.focus:
         if title:

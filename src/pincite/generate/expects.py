@@ -39,19 +39,23 @@ _EXPECTS = [
             # "How quickly must incidents be reported?"; not "how fast", which papers
             # answer with a speed ("How fast does the model run?").
             r"\bhow\s+long\b(?!.*\bbe\s*[?.!]*\s*$)|\bhow\s+(?:often|soon|quickly|promptly)\b"
-            # "How much notice ...?", "What is the retention period?"
-            r"|\bhow\s+much\s+(?:notice|time|warning)\b|\bperiod\b"
+            # "How much notice ...?" (not any period: "1 April to 31 March" is one).
+            r"|\bhow\s+much\s+(?:notice|time|warning)\b"
             r"|\bhow\s+many\s+(?:seconds|minutes|hours|days|weeks|"
             r"months|years)\b|\bby\s+when\b|\bdeadline\b|\btimeout\b",
             re.I,
         ),
     ),
-    # "By how much does the model improve ...?": a gain, stated as any number.
+    # "By how much does the model improve ...?", "How much better ...?": a gain, stated
+    # as any number; not when a price is named ("How much does it cost to store more ...?").
     (
         "gain",
         re.compile(
-            r"\bby\s+how\s+much\b|\bhow\s+much\b.*\b(?:improv|outperform|increas|decreas|"
-            r"reduc|gain|better|worse|more|less)",
+            r"^(?!.*\b(?:cost|costs|price|fee|fees|pay|paid|charged?|spend|budget|salary|"
+            r"allowance)\b).*?(?:\bby\s+how\s+much\b|\bhow\s+much\s+(?:more|less|better|worse|"
+            r"faster|slower|higher|lower|larger|smaller)\b|\bhow\s+much\s+(?:does|do|did|will|"
+            r"would|can|could)\s+(?:[\w-]+\s+){1,4}?(?:improv|increas|decreas|reduc|outperform|"
+            r"boost|gain)\w*)",
             re.I,
         ),
     ),
@@ -91,10 +95,10 @@ _EXPECTS = [
 QUANTITY_WORDS = {
     "date": frozenset(content_stems("date year day")),
     "pages": frozenset(content_stems("number pages count")),
-    "duration": frozenset(content_stems("much period")),
+    "duration": frozenset(content_stems("much")),
     # "How much is mileage paid?": "45p per mile" never says "much".
     "money": frozenset(content_stems("much")),
-    "gain": frozenset(),
+    "gain": frozenset(content_stems("much")),
     "percent": frozenset(content_stems("percentage percent")),
     "count": frozenset(),
     "limit": frozenset(),

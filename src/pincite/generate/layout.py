@@ -134,7 +134,7 @@ _LABEL_WORDS = 7
 # Words a label may hold in sentence case; a longer one is title-cased.
 _LABEL_SENTENCE_CASE = 3
 _NUMBERED_LABEL = re.compile(r"^\d{1,2}\.\s+[A-Z][^.]*\.$")
-_FIELD = re.compile(r"[A-Z][a-z]+(?: [a-z]+)?: \D*\d")  # "Version: 3.2.", not "Table 2: X."
+_FIELD = re.compile(r"[A-Z][a-z]+(?: [a-z]+)?: (?:[A-Z][a-z]+ )?\d")  # "Last reviewed: May 2026."
 _LEADIN_WORDS = 25
 _HEADING_WORDS = 12
 # A label names a term; a short sentence with a verb ("Cloud computing is an
@@ -151,7 +151,7 @@ def _names_a_term(words: list[str]) -> bool:
     Service (PaaS).", "Lack of Physical Security Controls."), not a sentence whose
     verb the verb list lacks ("Managers review access rights every six months.")."""
     if len(words) <= _LABEL_SENTENCE_CASE:
-        return True
+        return words[0].casefold() not in ("yes.", "no.")  # an FAQ's reply opens, no term
     content = [w for w in words if w[:1].isalpha() and w.casefold() not in STOPWORDS]
     return all(w[0].isupper() for w in content)
 
@@ -391,6 +391,8 @@ def _role(text: str, spans: list[tuple[int, int]], i: int, rows: dict[int, int])
         if verbless and sentence[:1].isupper() and _names_a_term(words):
             # "Platform as a Service (PaaS)." alone on its line is a heading.
             return Role.LABEL if same_line else Role.HEADING
+    if stripped.endswith("?") and at_line_start and _ends_line(text, e):
+        return Role.HEADING  # an FAQ's question over its answer ("<summary>Can I …?")
     if is_statement(sentence) or _short_statement(words):
         return Role.STATEMENT
     if unfinished and len(words) <= _HEADING_WORDS and at_line_start:

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 
 from pincite.generate.base import Passage
-from pincite.generate.faq import asks, same_polarity
+from pincite.generate.faq import restates, turned_round
 from pincite.generate.layout import TITLES, Role, Unit
 from pincite.generate.pool import Piece, Pool, adjacent, ends_sentence
 from pincite.generate.question import Question, QuestionKind
@@ -28,6 +28,8 @@ _TASK_TITLES = frozenset({Role.HEADING, Role.LEADIN})
 _NUMBERED = re.compile(r"\s*(?:\d|[A-Z]\.\d)")
 # A fenced code block opening on the line after a lead-in ("```bash").
 _FENCE = re.compile(r"[ \t]*\n(?:[ \t]*\n)?[ \t]*(```|~~~)[^\n`]*\n")
+_HEADING_LINE = re.compile(r"^#{1,6}\s", re.M)
+_CODE_LINES = 40  # longer than any command a runbook's lead-in introduces
 # An entry of a definition list: "Confidential\n: Customer data ..." (Markdown's, and
 # how HTML's <dt>/<dd> is read).
 _ENTRY = re.compile(r"[^\n:]{1,80}\n[ \t]*:[ \t]")
@@ -104,8 +106,10 @@ def _under_asked_heading(
     """The bullets under a heading that asks the question itself ("## What is not
     reimbursed" over its list): a handbook's FAQ answers with all of them.
 
-    The heading must be worded as a question and hold every word the question
-    holds and no more than one other; the match is 1.0 when found.
+    The heading must be worded as a question, hold every word the question holds
+    and no more than one other, and not be the question turned round; its
+    bullets must follow it, in its passage or at the start of the next. The
+    match is 1.0 when found.
     """
     asked = set(question.stems)
     if not asked:
@@ -114,19 +118,29 @@ def _under_asked_heading(
     for p in pool.passages:
         units = pool.units[p.number]
         for i, u in enumerate(units):
-            if u.role is not Role.HEADING or i + 1 >= len(units):
+            if u.role is not Role.HEADING:
                 continue
-            if units[i + 1].role is not Role.ITEM:
-                continue  # its answer opens with a sentence, which any question can find
             title = p.text[u.start : u.end]
-            if not asks(title) or not same_polarity(title, question.text):
+            if not restates(title, asked) or turned_round(title, question.text, asked):
                 continue
-            words = set(content_stems(title))
-            if asked <= words and len(words - asked) <= 1:
-                items = items_after(p, units, i + 1, pool, limit, lines=False)
-                if len(items) >= 2:
-                    return 1.0, items
+            if not _opens_with_item(p, units, i + 1, pool):
+                continue  # its answer opens with a sentence, which any question can find
+            items = items_after(p, units, i + 1, pool, limit, lines=False)
+            if len(items) >= 2:
+                return 1.0, items
     return 0.0, []
+
+
+def _opens_with_item(p: Passage, units: list[Unit], i: int, pool: Pool) -> bool:
+    """True when ``units[i]`` is a list item, or the next chunk opens with one when ``p`` ends."""
+    if i < len(units):
+        return units[i].role is Role.ITEM
+    nxt = adjacent(p, pool.passages)
+    return (
+        nxt is not None
+        and bool(pool.units[nxt.number])
+        and (pool.units[nxt.number][0].role is Role.ITEM)
+    )
 
 
 def _said_before(p: Passage, units: list[Unit], i: int) -> set[str]:
@@ -315,7 +329,13 @@ def _code_block(text: str, end: int) -> int:
     if m is None:
         return 0
     close = re.compile(rf"^[ \t]*{re.escape(m.group(1))}[ \t]*$", re.M).search(text, m.end())
-    return close.end() if close is not None else 0
+    if close is None:
+        return 0
+    # An unclosed block would run to some later fence, through headings and prose.
+    body = text[m.end() : close.start()]
+    if body.count("\n") > _CODE_LINES or _HEADING_LINE.search(body):
+        return 0
+    return close.end()
 
 
 def _around_furniture(p: Passage, units: list[Unit], start: int, end: int) -> list[Piece]:

@@ -105,8 +105,10 @@ _NUMBER = re.compile(
     r"which\s+(?:year|date|version|port)|when\s+was|when\s+were|how\s+long|timeout|deadline|"
     r"at\s+least|at\s+most|range|by\s+when|"
     # "What is the daily meal allowance?" asks for the amount, not what an allowance is.
+    # The word must end its noun: "the fee waiver process" asks for a process.
     r"what\s+(?:is|are|was|were)\s+the\s+(?:[\w-]+\s+){0,3}?(?:allowance|cost|price|fee|"
-    r"budget|stipend|salary|wage|rate|cap|quota|threshold|period)s?|how\s+much\s+notice|"
+    r"budget|stipend|salary|wage|rate|cap|quota|threshold|period)s?(?=\s*(?:[?.!]|$|(?:for|of|"
+    r"on|per|in|at|during|when|if|to|under|with|from)\b))|how\s+much\s+notice|"
     # "the largest value allowed", "the longest chunk size": a limit.
     r"(?:largest|smallest|highest|lowest|longest|shortest|biggest)\s+(?:\w+\s+)?"
     r"(?:value|number|size|length|amount|count|duration|period|version))(?![\w-])",
@@ -276,6 +278,8 @@ def _parse(q: str) -> Question:
     runs = _name_runs(q)
     unnamed = without_numbered_names(_EMBEDDED_QUANTITY.sub(" ", q), runs)
     asks_number = _NUMBER.search(unnamed) and not yes_no
+    if _STEPS.match(q):
+        return Question(q, QuestionKind.PROCEDURE, named_thing(runs), stems)
     if asks_number and not asks_outcome(q):
         expects = expected_quantity(q)
         if expects is not None:
@@ -285,8 +289,6 @@ def _parse(q: str) -> Question:
             # "How many kinds of intermediaries?": "three common forms of intermediary".
             stems = tuple(s for s in stems if s not in _KIND_WORDS)
         return Question(q, QuestionKind.NUMBER, _focus_after(q), stems, expects)
-    if _STEPS.match(q):
-        return Question(q, QuestionKind.PROCEDURE, named_thing(runs), stems)
     for pattern in _LIST:
         m = pattern.match(q)
         if m and content_stems(m.group("x")):

@@ -134,6 +134,8 @@ _RECORD_ROLES = frozenset({Role.HEADING, Role.FRAGMENT})
 _RECORD_EXPECTS = frozenset({"date", "pages"})
 _RECORD_WORDS = 16
 _SECTION_NUMBER = re.compile(r"\s*(?:\d+\.\d+(?:\.\d+)*\.?|\d+\.)\s+[A-Z]")
+# An FAQ's reply opening the sentence after it, on the same line.
+_REPLY = re.compile(r"(?:Yes|No)\.[ \t]+", re.I)
 # A body this short says nothing without the heading above it.
 _SHORT_BODY = 5
 
@@ -308,6 +310,8 @@ def _pieces(
         start = units[i - 1].start  # "Rapid elasticity. Capabilities can be ..."
     elif u.first and u.title_index == i - 1 and len(p.text[start:end].split()) < _SHORT_BODY:
         start = units[i - 1].start  # "4. Approving Authority.\n\nSecretary of Commerce."
+    elif i > 0 and _REPLY.fullmatch(p.text, units[i - 1].start, u.start):
+        start = units[i - 1].start  # "No. Only company-managed devices may connect ..."
     elif u.role is Role.FOOTNOTE:
         # "6 The Office of ...": the footnote's number is the page's, not the claim's.
         start += _FOOTNOTE_NUMBER.match(p.text, start).end() - start  # type: ignore[union-attr]
@@ -340,7 +344,7 @@ def _pieces(
             # its list where "## Definitions" opens the next chunk.
             if (
                 follow
-                and follow[0].role in (Role.STATEMENT, Role.FRAGMENT)
+                and follow[0].role not in (Role.HEADING, Role.ITEM)
                 and not nxt_p.text[follow[0].start : follow[0].start + 1].isupper()
             ):
                 pieces.append((nxt_p, follow[0].start, follow[0].end))

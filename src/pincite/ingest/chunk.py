@@ -20,7 +20,9 @@ from pincite.ingest.textutil import strip_span
 from pincite.model import BBox
 
 # 2: a section starts at its heading's line, so "## " is no longer left on the chunk before.
-CHUNKER = "pincite-chunker/2"
+# 3: a chunk's section is the one it lies in as a whole (what the path at its first line
+# and after each heading inside it share).
+CHUNKER = "pincite-chunker/3"
 
 # Most boxes one chunk carries; past this, neighbours on a page are merged.
 MAX_BOXES = 50
@@ -59,9 +61,7 @@ def chunk(
     spans: list[tuple[int, int]] = []
     for start, end in _sections(text, headings, min_chars):
         spans.extend(_split(text, start, end, target_chars, max_chars, min_chars))
-    # A heading on a chunk's first line is in force for it ("# Policy" starts
-    # the chunk at the "#", before the heading text itself).
-    paths = _section_paths(headings, [_first_line_end(text, s, e) for s, e in spans])
+    paths = _section_paths(text, headings, spans)
     locate = _Locator(doc.pages, doc.boxes)
     drafts: list[ChunkDraft] = []
     for ordinal, ((start, end), path) in enumerate(zip(spans, paths, strict=True)):
@@ -157,19 +157,44 @@ def _first_line_end(text: str, start: int, end: int) -> int:
     return newline if newline >= 0 else end
 
 
-def _section_paths(headings: Sequence[Heading], cutoffs: Sequence[int]) -> list[tuple[str, ...]]:
-    """The heading path (outermost first) of headings starting before each of ``cutoffs``."""
+def _section_paths(
+    text: str, headings: Sequence[Heading], spans: Sequence[tuple[int, int]]
+) -> list[tuple[str, ...]]:
+    """The heading path (outermost first) each span lies in as a whole.
+
+    A short section joins the next, so one chunk may hold "### Can I claim
+    for travel insurance?" and "### Who do I contact about a late payment?":
+    the chunk is in "Questions", not in the first of them, or a citation of
+    its second answer would name the first question's section. So a chunk's
+    path is what the path at its first line and the path after each heading
+    inside it have in common.
+    """
     paths: list[tuple[str, ...]] = []
     stack: list[Heading] = []
     index = 0
-    for cutoff in cutoffs:
+
+    def enter(heading: Heading) -> None:
+        while stack and stack[-1].level >= heading.level:
+            stack.pop()
+        stack.append(heading)
+
+    for start, end in spans:
+        # A heading on a chunk's first line is in force for it ("# Policy" starts
+        # the chunk at the "#", before the heading text itself).
+        cutoff = _first_line_end(text, start, end)
         while index < len(headings) and headings[index].start < cutoff:
-            heading = headings[index]
-            while stack and stack[-1].level >= heading.level:
-                stack.pop()
-            stack.append(heading)
+            enter(headings[index])
             index += 1
-        paths.append(tuple(h.title for h in stack))
+        common = tuple(h.title for h in stack)
+        while index < len(headings) and headings[index].start < end:
+            enter(headings[index])
+            index += 1
+            path = tuple(h.title for h in stack)
+            shared = 0
+            while shared < min(len(common), len(path)) and common[shared] == path[shared]:
+                shared += 1
+            common = common[:shared]
+        paths.append(common)
     return paths
 
 

@@ -1,12 +1,14 @@
 """HTML: the visible text, one block per paragraph-like element, with h1–h6 as headings.
 
-Blocks are separated by a blank line, so the chunker sees paragraphs; inside a
-block whitespace collapses as a browser would, except in ``<pre>``. A table
-row is one line with its cells between bars, as Markdown writes it ("| Hotel
-(per night) | EUR 150 |"), so a row's cells stay told apart and the answerer
-reads the row under the table's first row, its header. A list item opens
-with its marker, "1. " in an ordered list and "- " in any other, so steps and
-bullets read as list items.
+The text reads as Markdown writes the same page. Blocks are separated by a
+blank line, so the chunker sees paragraphs; inside a block whitespace
+collapses as a browser would, except in ``<pre>``. A table's rows are
+consecutive lines with their cells between bars ("| Hotel (per night) | EUR
+150 |"), its header row (``<thead>``, or a first row of ``<th>`` cells)
+underlined "| --- |", so the answerer reads each row under its own table's
+header. A list item opens with its marker, "1. " in an ordered list and "- "
+in any other, and a nested item or an item's later paragraph is indented
+under it. A ``<dd>`` follows its ``<dt>`` on the next line as ": definition".
 """
 
 from __future__ import annotations
@@ -41,6 +43,8 @@ _CELLS = frozenset({"td", "th"})
 _SPACE = re.compile(r"[ \t\n\r\f]+")
 _SPACES = re.compile(r" {2,}")
 _BLOCK_SEPARATOR = "\n\n"
+# Deepest indent of nested items: a page of unclosed <li>s must not grow without bound.
+_MAX_INDENT = 8
 
 
 @dataclass
@@ -63,11 +67,14 @@ class _Builder:
     separator: str = _BLOCK_SEPARATOR
     # Rows written so far by each open table, outermost first.
     tables: list[int] = field(default_factory=list)
-    # The current row's header and data cells.
+    # The current row's header and data cells (colspan counted), and whether
+    # it sits in a <thead>.
     header_cells: int = 0
     data_cells: int = 0
-    # The last block was a term or its definition: a <dd> follows on the next line.
+    in_head: bool = False
+    # The last block written was a term or its definition: a <dd> follows on the next line.
     in_entry: bool = False
+    entry_start: int = 0  # blocks written before the open <dt> or <dd>
     # The open list items, innermost last: whether each has written a block yet.
     items: list[bool] = field(default_factory=list)
 
@@ -82,18 +89,34 @@ class _Builder:
         else:
             lines = (_SPACES.sub(" ", line).strip(" ") for line in raw.split("\n"))
             block = "\n".join(lines).strip()
-        if block.strip():
-            block = self.marker + block
-            if self.items:
-                # Markdown's indents: a nested item under its parent, an item's
-                # second paragraph under its first line, so neither ends the list.
-                depth = len(self.items) - (0 if self.items[-1] else 1)
-                self.items[-1] = True
-                block = "\n".join("  " * depth + line for line in block.split("\n"))
-            block = unicodedata.normalize("NFC", block)
-            self.blocks.append((block, self.heading, self.separator))
-            self.marker, self.separator = "", _BLOCK_SEPARATOR
-            self.in_entry = False
+        if not block.strip():
+            return
+        marker, indent = self._prefix(block)
+        first, *rest = block.split("\n")
+        # A block's later lines (a <br>) sit under its first line's text.
+        block = "\n".join(
+            [indent + marker + first, *(indent + " " * len(marker) + x for x in rest)]
+        )
+        # A heading stands a paragraph apart, even at a <dd>'s place.
+        separator = _BLOCK_SEPARATOR if self.heading is not None else self.separator
+        self.blocks.append((unicodedata.normalize("NFC", block), self.heading, separator))
+        self.separator = _BLOCK_SEPARATOR
+        self.in_entry = False
+
+    def _prefix(self, block: str) -> tuple[str, str]:
+        """The marker and the indent this block opens with; each is taken once.
+
+        Markdown's indents: a nested item under its parent, an item's later
+        paragraph under its first line, so neither ends the list. A heading, a
+        table and a ``<pre>`` stand at the margin with no marker: their text
+        must read as what it is (a heading's offsets, a row's bars).
+        """
+        marker, self.marker = self.marker, ""
+        depth = min(sum(self.items), _MAX_INDENT)
+        self.items = [True] * len(self.items)
+        if self.heading is not None or self.pre_depth or block.startswith("|"):
+            return "", ""
+        return marker, "  " * depth
 
 
 def parse_html(data: bytes, source: str) -> ParsedDocument:
@@ -165,10 +188,12 @@ def _open(tag: str, builder: _Builder, node: LexborNode) -> None:
     elif tag in _CELLS:
         builder.text(" | ")
         if not builder.cell_depth:
+            span = (node.attributes.get("colspan") or "1").strip()
+            cells = max(1, min(int(span), 100)) if span.isdigit() else 1
             if tag == "th":
-                builder.header_cells += 1
+                builder.header_cells += cells
             else:
-                builder.data_cells += 1
+                builder.data_cells += cells
         builder.cell_depth += 1
     elif builder.cell_depth:
         if tag in _BLOCKS:
@@ -178,14 +203,20 @@ def _open(tag: str, builder: _Builder, node: LexborNode) -> None:
         builder.flush()
         if tag == "table":
             builder.tables.append(0)
+        elif tag == "thead":
+            builder.in_head = True
         elif tag == "tr":
             builder.header_cells = builder.data_cells = 0
-        elif tag == "dd":
-            # "Confidential" over "Customer data ...": a definition list reads as
-            # Markdown writes one, "Confidential\n: Customer data ...".
-            builder.marker = ": "
-            if entry:
-                builder.separator = "\n"
+        elif tag == "dl":
+            builder.in_entry = False
+        elif tag in ("dt", "dd"):
+            builder.entry_start = len(builder.blocks)
+            if tag == "dd":
+                # "Confidential" over "Customer data ...": a definition list reads as
+                # Markdown writes one, "Confidential\n: Customer data ...".
+                builder.marker = ": "
+                if entry:
+                    builder.separator = "\n"
         if tag in _HEADINGS:
             builder.heading = _HEADINGS[tag]
         elif tag == "pre":
@@ -196,12 +227,13 @@ def _open(tag: str, builder: _Builder, node: LexborNode) -> None:
         elif tag == "li":
             builder.items.append(False)
             # "1. Open the portal.", "- Plug in": an item says it is one, as Markdown does.
+            # An item opening straight into another keeps both ("1. - a point").
             count = builder.lists[-1] if builder.lists else None
             if count is None:
-                builder.marker = "- "
+                builder.marker += "- "
             else:
                 builder.lists[-1] = count + 1
-                builder.marker = f"{count + 1}. "
+                builder.marker += f"{count + 1}. "
 
 
 def _close(tag: str, builder: _Builder) -> None:
@@ -222,12 +254,19 @@ def _close(tag: str, builder: _Builder) -> None:
         builder.flush()
     elif tag in _BLOCKS and builder.heading is None:
         builder.flush()
+        if tag in ("li", "dd"):
+            # An empty item or definition leaves nothing waiting for the next block.
+            builder.marker, builder.separator = "", _BLOCK_SEPARATOR
         if tag in ("dt", "dd"):
-            builder.in_entry = True
+            builder.in_entry = len(builder.blocks) > builder.entry_start
+        elif tag == "dl":
+            builder.in_entry = False
         elif tag == "li" and builder.items:
             builder.items.pop()
         elif tag == "table" and builder.tables:
             builder.tables.pop()
+        elif tag == "thead":
+            builder.in_head = False
         if tag == "pre":
             builder.pre_depth = max(0, builder.pre_depth - 1)
         elif tag in ("ol", "ul") and builder.lists:
@@ -235,15 +274,16 @@ def _close(tag: str, builder: _Builder) -> None:
 
 
 def _close_row(builder: _Builder) -> None:
-    """A table's rows are lines of one block, its header row underlined as Markdown's is
-    ("| Record | Kept |\n| --- | --- |"), so a table under a table keeps its own header."""
+    """A table's rows are consecutive lines, its first row underlined as Markdown's header
+    is ("| Record | Kept |\n| --- | --- |") when it is one, so each of two tables one
+    after the other is read under its own header (a table in a cell is flattened into it)."""
     if not builder.tables:
         return
     rows = builder.tables[-1]
     if rows:
         builder.separator = "\n"
-    elif builder.header_cells and not builder.data_cells:
-        builder.inline.append("\n|" + " --- |" * builder.header_cells)
+    if not rows and (builder.in_head or (builder.header_cells and not builder.data_cells)):
+        builder.inline.append("\n|" + " --- |" * (builder.header_cells + builder.data_cells))
     builder.tables[-1] = rows + 1
 
 
