@@ -237,3 +237,21 @@ def test_a_chunk_holding_two_sections_is_in_what_they_share() -> None:
     # Not ("Policy", "Questions", "Can I claim for travel insurance?"): a citation of
     # the second answer would name the first question's section.
     assert faq.section == ("Policy", "Questions")
+
+
+def test_a_heading_closing_a_chunk_does_not_narrow_its_section() -> None:
+    text = (
+        "# Policy\n\n"
+        + "This policy says how we work. " * 10
+        + "\n\n## Scope\n\n"
+        + "Scope words here. " * 10
+        + "\n\n## Terms\n\n"
+        + "A long paragraph about terms. " * 60
+    )
+    chunks = chunk(parse_bytes(text.encode(), "policy.md"))
+    scope = chunks[1]
+    assert text[scope.start : scope.end].startswith("## Scope")
+    assert text[scope.end - len("## Terms") : scope.end] == "## Terms"
+    # "## Terms" heads the next chunk's text: this one is still all in Scope.
+    assert scope.section == ("Policy", "Scope")
+    assert chunks[2].section == ("Policy", "Terms")

@@ -205,3 +205,8 @@ def test_unclosed_items_nest_no_deeper_than_a_cap() -> None:
     # Two spaces a level, capped: not a quadratic 1 MB of indent.
     assert max(len(line) - len(line.lstrip()) for line in doc.text.split("\n")) <= 16
     assert doc.text.count("- item") == 1000
+
+
+def test_a_colspan_that_is_no_plain_number_counts_one_cell() -> None:
+    page = '<table><tr><th colspan="2²">A</th></tr><tr><td>1</td></tr></table>'
+    assert parse_bytes(page.encode(), "t.html").text == "| A |\n| --- |\n| 1 |"

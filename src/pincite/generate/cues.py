@@ -58,7 +58,8 @@ _TYPED = {
         r"biennially|immediately|indefinitely)\b"
         # A configuration's units: "`30s`", "500ms", "2h", "1m30s", "`5m`", "5 min"; not
         # the "1990s".
-        r"|(?<![\w.])\d{1,3}(?:\.\d+)?(?-i:ms|s|h)\b|(?<![\w.])\d+(?-i:h|m)(?:\d+(?-i:ms|m|s))+\b"
+        r"|(?<![\w.])\d+(?:\.\d+)?(?-i:ms|h)\b|(?<![\w.])(?<!the\s)\d{1,3}(?:\.\d+)?(?-i:s)\b"
+        r"|(?<![\w.])\d+(?-i:h|m)(?:\d+(?-i:ms|m|s))+\b"
         r"|(?<=`)\d+(?-i:m)(?=`)|\b\d+\s?(?:mins?|secs?|hrs?)\b",
         re.I,
     ),
@@ -72,10 +73,12 @@ _TYPED = {
     # ("EUR 0.30", "45 CHF").
     "money": re.compile(
         rf"[$€£¥]\s?\d|\b\d[\d,.]*\s*(?:dollars|euros|pounds|pence|cents|{_CURRENCY})\b"
-        # "45p per mile", "30c an hour", a cell's "| 45p |"; not "1080p" or "clause 12c".
-        r"|\b\d{1,3}(?-i:p|c)\b(?=\s*(?:(?:per|a|an|each)\b|/|\||$))"
+        # "45p per mile", "is 45p.", "30c an hour", a cell's "| 45p |"; not "1080p" or
+        # "clause 12c".
+        r"|\b\d{1,3}(?-i:p)\b(?=\s*(?:(?:per|a|an|each|for)\b|[/|.,;:)]|$))"
+        r"|\b\d{1,3}(?-i:c)\b(?=\s*(?:(?:per|a|an|each|for)\b|[/|]))"
         rf"|\b(?:{_CURRENCY})\s?\d",
-        re.I,
+        re.I | re.M,
     ),
     "gain": re.compile(r"(?<!\w)\d|\b(?:twice|double[ds]?|tripled?|half)\b", re.I),
     "percent": re.compile(r"\d\s*%|\bpercent\b|\b(?:half|third|quarter)\b", re.I),

@@ -51,8 +51,7 @@ _EXPECTS = [
     (
         "gain",
         re.compile(
-            r"^(?!.*\b(?:cost|costs|price|fee|fees|pay|paid|charged?|spend|budget|salary|"
-            r"allowance)\b).*?(?:\bby\s+how\s+much\b|\bhow\s+much\s+(?:more|less|better|worse|"
+            r"^(?!.*\b(?:cost|costs|price|prices|fee|fees|charge|charges|spend)\b).*?(?:\bby\s+how\s+much\b|\bhow\s+much\s+(?:more|less|better|worse|"
             r"faster|slower|higher|lower|larger|smaller)\b|\bhow\s+much\s+(?:does|do|did|will|"
             r"would|can|could)\s+(?:[\w-]+\s+){1,4}?(?:improv|increas|decreas|reduc|outperform|"
             r"boost|gain)\w*)",
@@ -95,10 +94,11 @@ _EXPECTS = [
 QUANTITY_WORDS = {
     "date": frozenset(content_stems("date year day")),
     "pages": frozenset(content_stems("number pages count")),
-    "duration": frozenset(content_stems("much")),
+    # "How long is the notice period?": "four weeks' notice" need not say "period".
+    "duration": frozenset(content_stems("much period")),
     # "How much is mileage paid?": "45p per mile" never says "much".
     "money": frozenset(content_stems("much")),
-    "gain": frozenset(content_stems("much")),
+    "gain": frozenset(),
     "percent": frozenset(content_stems("percentage percent")),
     "count": frozenset(),
     "limit": frozenset(),

@@ -11,7 +11,7 @@ import re
 
 from pincite.generate.words import content_stems
 
-__all__ = ["asks", "restates", "turned_round"]
+__all__ = ["asks", "restates", "stands_alone", "turned_round"]
 
 # "4.2 What is not reimbursed" too: a section number may open it.
 _ASKS = re.compile(
@@ -19,11 +19,17 @@ _ASKS = re.compile(
     r"do|does|did|is|are|will|should|must|may)\b",
     re.I,
 )
-_NEGATION = re.compile(
-    r"\b(?:not|no|never|cannot|except|without|exclud\w*|ineligible|prohibit\w*|forbidden)\b"
-    r"|n['’]t\b",
-    re.I,
-)
+_NEGATING = r"\b(?:not|no|never|cannot|except|without|exclud\w*|ineligible|prohibit\w*|forbidden)\b"
+_NEGATION = re.compile(_NEGATING + r"|n['’]t\b", re.I)
+# What a heading says with its negation taken out ("can't" is "can", "won't" "will").
+_UNSAID = [
+    (
+        re.compile(r"\b(ca|wo|sha)n['’]t\b", re.I),
+        lambda m: {"ca": "can", "wo": "will"}.get(m.group(1).casefold(), "shall"),
+    ),
+    (re.compile(r"n['’]t\b", re.I), lambda m: ""),
+    (re.compile(_NEGATING, re.I), lambda m: " "),
+]
 # Words a heading may hold beyond the question's own and still ask it.
 _EXTRA_WORDS = 1
 
@@ -46,10 +52,32 @@ def turned_round(title: str, question: str, question_stems: set[str]) -> bool:
     question's words exactly, and one of the two is negated ("What if I lose a
     receipt?" is no "What if I don't have a receipt?" turned round)."""
     negated = (_NEGATION.search(title) is None) != (_NEGATION.search(question) is None)
-    unsaid = _NEGATION.sub(" ", title)
+    unsaid = title
+    for pattern, replace in _UNSAID:
+        unsaid = pattern.sub(replace, unsaid)
     return negated and asks(unsaid) and _words(unsaid, question_stems) == question_stems
 
 
 def _words(title: str, question_stems: set[str]) -> set[str]:
     """A heading's words, its section number ("4.2") left out unless the question says it."""
     return {t for t in content_stems(title) if not t.isdigit() or t in question_stems}
+
+
+# "Alice: When will it ship?", "RQ2: How does size matter?": a line that asks, titling nothing.
+_SPOKEN = re.compile(r"\s*(?:RQ\s*\d+|\w[\w .'-]{0,20}):\s")
+_TITLE_WORDS = 15
+
+
+def stands_alone(text: str, start: int, end: int) -> bool:
+    """True for a question that is a paragraph of its own, on one line ("<summary>Can I use
+    my own laptop?</summary>"): an FAQ's title over its answer, not a question in prose."""
+    line = text[start:end]
+    before, after = text[:start].rstrip(" \t"), text[end:].lstrip(" \t")
+    return (
+        line.rstrip().endswith("?")
+        and "\n" not in line.strip()
+        and len(line.split()) <= _TITLE_WORDS
+        and (not before or before.endswith("\n\n") or before.endswith("\f"))
+        and (not after.strip() or after.startswith("\n\n") or after.startswith("\n\f"))
+        and _SPOKEN.match(line) is None
+    )

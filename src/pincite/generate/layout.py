@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
+from pincite.generate.faq import stands_alone
 from pincite.generate.rows import is_table_rule, table_lines, table_rows
 from pincite.retrieve.query import STOPWORDS
 from pincite.sentences import sentence_spans
@@ -315,10 +316,9 @@ def _opens_line(text: str, s: int) -> bool:
 def _short_statement(words: list[str]) -> bool:
     """Three or four words with a verb ("Smoking is prohibited.") or a field's number or
     date ("Last reviewed: March 2026."); ``is_statement`` wants five, for headings' sake."""
-    said = any(w.casefold() in _VERBS for w in words[1:]) or bool(_FIELD.match(" ".join(words)))
-    return (
-        3 <= len(words) < 5 and words[0][:1].isupper() and words[-1].endswith((".", "!")) and said
-    )
+    if not (3 <= len(words) < 5 and words[0][:1].isupper() and words[-1].endswith((".", "!"))):
+        return False
+    return any(w.casefold() in _VERBS for w in words[1:]) or bool(_FIELD.match(" ".join(words)))
 
 
 def _looks_like_code(sentence: str, item: bool) -> bool:
@@ -391,7 +391,7 @@ def _role(text: str, spans: list[tuple[int, int]], i: int, rows: dict[int, int])
         if verbless and sentence[:1].isupper() and _names_a_term(words):
             # "Platform as a Service (PaaS)." alone on its line is a heading.
             return Role.LABEL if same_line else Role.HEADING
-    if stripped.endswith("?") and at_line_start and _ends_line(text, e):
+    if stands_alone(text, s, e):
         return Role.HEADING  # an FAQ's question over its answer ("<summary>Can I …?")
     if is_statement(sentence) or _short_statement(words):
         return Role.STATEMENT

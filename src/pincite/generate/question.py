@@ -107,8 +107,9 @@ _NUMBER = re.compile(
     # "What is the daily meal allowance?" asks for the amount, not what an allowance is.
     # The word must end its noun: "the fee waiver process" asks for a process.
     r"what\s+(?:is|are|was|were)\s+the\s+(?:[\w-]+\s+){0,3}?(?:allowance|cost|price|fee|"
-    r"budget|stipend|salary|wage|rate|cap|quota|threshold|period)s?(?=\s*(?:[?.!]|$|(?:for|of|"
-    r"on|per|in|at|during|when|if|to|under|with|from)\b))|how\s+much\s+notice|"
+    r"budget|stipend|salary|wage|rate|cap|quota|threshold|period)s?(?=\s*(?:[?.!,;:)]|$|(?:for|of|"
+    r"on|per|in|at|during|when|if|to|under|with|from|and|or|that|which|now|currently|today|they|"
+    r"we|you|i|charged|paid|applied|including|excluding)\b))|how\s+much\s+notice|"
     # "the largest value allowed", "the longest chunk size": a limit.
     r"(?:largest|smallest|highest|lowest|longest|shortest|biggest)\s+(?:\w+\s+)?"
     r"(?:value|number|size|length|amount|count|duration|period|version))(?![\w-])",

@@ -26,6 +26,7 @@ from pincite.generate.base import Passage
 from pincite.generate.cues import counts_asked, kind_cue, speaks_as_authors, states_expected
 from pincite.generate.defining import about, defines
 from pincite.generate.deontic import obligations
+from pincite.generate.faq import restates, turned_round
 from pincite.generate.layout import Role, Unit, layout
 from pincite.generate.lists import run
 from pincite.generate.names import named_in
@@ -176,7 +177,7 @@ def candidates(
             definition = defines(question, pool, p, units, u, scoring)
             # A definition, and a step of a procedure, often needs the sentence after it.
             runs_on = (definition > 0 and u.first) or question.kind is QuestionKind.PROCEDURE
-            pieces, scored = _pieces(p, units, i, pool.passages, scoring, runs_on)
+            pieces, scored = _pieces(question, p, units, i, pool.passages, scoring, runs_on)
             drafts.append((pieces, scored, title, definition, u.role))
     if not drafts or not question.stems:
         return []
@@ -289,6 +290,7 @@ def _names_of(question: Question, passages: Sequence[Passage]) -> dict[int, set[
 
 
 def _pieces(
+    question: Question,
     p: Passage,
     units: list[Unit],
     i: int,
@@ -310,7 +312,7 @@ def _pieces(
         start = units[i - 1].start  # "Rapid elasticity. Capabilities can be ..."
     elif u.first and u.title_index == i - 1 and len(p.text[start:end].split()) < _SHORT_BODY:
         start = units[i - 1].start  # "4. Approving Authority.\n\nSecretary of Commerce."
-    elif i > 0 and _REPLY.fullmatch(p.text, units[i - 1].start, u.start):
+    elif i > 0 and _REPLY.fullmatch(p.text, units[i - 1].start, u.start) and _asked(question, u):
         start = units[i - 1].start  # "No. Only company-managed devices may connect ..."
     elif u.role is Role.FOOTNOTE:
         # "6 The Office of ...": the footnote's number is the page's, not the claim's.
@@ -340,15 +342,21 @@ def _pieces(
         nxt_p = adjacent(p, passages)
         if nxt_p is not None:
             follow = layout(nxt_p.text, nxt_p.title)
-            # Not a heading or a list item: "- Upgrades not approved in advance" ends
-            # its list where "## Definitions" opens the next chunk.
+            # Not a heading, a list item, a page number or a footnote: "- Upgrades not
+            # approved in advance" ends its list where "## Definitions" opens the next chunk.
             if (
                 follow
-                and follow[0].role not in (Role.HEADING, Role.ITEM)
+                and follow[0].role in (Role.STATEMENT, Role.FRAGMENT, Role.LEADIN)
                 and not nxt_p.text[follow[0].start : follow[0].start + 1].isupper()
             ):
                 pieces.append((nxt_p, follow[0].start, follow[0].end))
     return tuple(pieces), (sentence if ran_on else tuple(pieces))
+
+
+def _asked(question: Question, u: Unit) -> bool:
+    """True when the heading ``u`` sits under asks the question itself: its "No." answers it."""
+    stems = set(question.stems)
+    return restates(u.title, stems) and not turned_round(u.title, question.text, stems)
 
 
 def _resume(p: Passage, units: list[Unit], k: int, pieces: list[Piece]) -> int:

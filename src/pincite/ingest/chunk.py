@@ -187,8 +187,11 @@ def _section_paths(
             index += 1
         common = tuple(h.title for h in stack)
         while index < len(headings) and headings[index].start < end:
-            enter(headings[index])
+            heading = headings[index]
+            enter(heading)
             index += 1
+            if not text[_first_line_end(text, heading.start, end) : end].strip():
+                continue  # a title closing the chunk heads the next one's text, not this
             path = tuple(h.title for h in stack)
             shared = 0
             while shared < min(len(common), len(path)) and common[shared] == path[shared]:

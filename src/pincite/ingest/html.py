@@ -8,7 +8,9 @@ consecutive lines with their cells between bars ("| Hotel (per night) | EUR
 underlined "| --- |", so the answerer reads each row under its own table's
 header. A list item opens with its marker, "1. " in an ordered list and "- "
 in any other, and a nested item or an item's later paragraph is indented
-under it. A ``<dd>`` follows its ``<dt>`` on the next line as ": definition".
+under it (two spaces a level: pincite's reader compares indents, it does
+not count a marker's width). A ``<dd>`` follows its ``<dt>`` on the next
+line as ": definition".
 """
 
 from __future__ import annotations
@@ -188,8 +190,8 @@ def _open(tag: str, builder: _Builder, node: LexborNode) -> None:
     elif tag in _CELLS:
         builder.text(" | ")
         if not builder.cell_depth:
-            span = (node.attributes.get("colspan") or "1").strip()
-            cells = max(1, min(int(span), 100)) if span.isdigit() else 1
+            span = re.fullmatch(r"\s*([0-9]{1,3})\s*", node.attributes.get("colspan") or "")
+            cells = max(1, int(span[1])) if span else 1
             if tag == "th":
                 builder.header_cells += cells
             else:

@@ -8,6 +8,7 @@ otherwise be unrecoverable.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 
@@ -19,11 +20,18 @@ from pincite.retrieve.query import STOPWORDS, WORD
 from pincite.store.base import RoutingIndex
 
 _MAX_CHARS = 2000
+_MD_HEADING = re.compile(r"#{1,6}[ \t]+([^\n]+)")
 
 
 def routing_text(title: str, chunks: Sequence[Chunk]) -> str:
-    """Title, headings, first paragraph and the most frequent content words."""
-    headings = list(dict.fromkeys(s for c in chunks for s in c.section))[:40]
+    """Title, headings, first paragraph and the most frequent content words.
+
+    A chunk's section is the one it lies in whole, so the title of a short
+    Markdown section joined to the next is read from the chunk's first line.
+    """
+    opening = (_MD_HEADING.match(c.text) for c in chunks)
+    titles = [(*c.section, m[1].strip() if m else "") for c, m in zip(chunks, opening, strict=True)]
+    headings = list(dict.fromkeys(s for t in titles for s in t if s))[:40]
     first = chunks[0].text[:600] if chunks else ""
     body = " ".join(c.text for c in chunks)[:200_000]
     counts = Counter(
