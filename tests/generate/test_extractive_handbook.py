@@ -47,7 +47,8 @@ def test_an_amount_in_pence_is_money() -> None:
 
 def test_an_allowance_asked_for_by_name_is_its_amount() -> None:
     question = parse_question("What is the daily meal allowance?")
-    assert (question.kind, question.expects) == (QuestionKind.NUMBER, "money")
+    # Any number: a leave or baggage allowance is days or kilos, not money.
+    assert (question.kind, question.expects) == (QuestionKind.NUMBER, None)
     p = passage(1, ALLOWANCES)
     generation = generate("What is the daily meal allowance?", p)
     # Not "The daily meal allowance is not paid when ...", which states no amount.
@@ -425,3 +426,71 @@ def test_an_amount_word_before_a_clause_still_asks_an_amount() -> None:
         "What are the fees charged by the bank?",
     ):
         assert parse_question(text).kind is QuestionKind.NUMBER, text
+
+
+def test_an_allowance_of_kilos_is_answered_in_kilos() -> None:
+    text = (
+        "## Baggage\n\nThe checked baggage allowance is 23 kg per passenger.\n"
+        "Extra bags beyond the baggage allowance cost EUR 50 each.\n"
+    )
+    generation = generate("What is the baggage allowance?", passage(1, text))
+    # An allowance asks for a number, not for money: the kilos are no longer marked down.
+    claims = [c.text for c in generation.claims]
+    assert "The checked baggage allowance is 23 kg per passenger." in claims
+
+
+def test_a_heading_asking_another_question_word_is_no_restatement() -> None:
+    text = (
+        "## How to approve expenses\n\n- Open the claim in the portal\n"
+        "- Check each receipt against the policy\n- Click Approve\n\n"
+        "## Approvers\n\nExpenses are approved by the employee's line manager.\n"
+    )
+    for question in ("Who approves expenses?", "When are expenses approved?"):
+        generation = generate(question, passage(1, text))
+        assert generation.claims[0].text.startswith("Expenses are approved by"), question
+    # The heading's own question still gets its steps.
+    steps = generate("How do I approve expenses?", passage(1, text))
+    assert [c.text for c in steps.claims][:1] == ["Open the claim in the portal"]
+
+
+def test_non_turns_a_heading_round_and_list_questions_skip_the_opposite_list() -> None:
+    text = (
+        "## What is non-reimbursable\n\n- Alcohol, except when entertaining a client\n"
+        "- Minibar charges at any hotel\n\n## What is reimbursable\n\n"
+        "- Economy airfare booked through the portal\n- Hotel rooms up to the city limit\n"
+    )
+    generation = generate("What is reimbursable?", passage(1, text))
+    assert all("Alcohol" not in c.text for c in generation.claims)
+    devices = (
+        "### Which devices are not allowed on the network?\n\n- Personal routers\n"
+        "- Unmanaged phones\n\n### Which devices are allowed on the network?\n\n"
+        "- Company laptops\n- Company phones\n"
+    )
+    listed = generate("Which devices are allowed on the network?", passage(1, devices))
+    assert [c.text for c in listed.claims] == ["Company laptops", "Company phones"]
+
+
+def test_a_reason_or_the_terms_of_a_fee_ask_for_no_amount() -> None:
+    for text in (
+        "What is the reason for the fee?",
+        "What is the purpose of the fee?",
+        "What are the conditions of the allowance?",
+    ):
+        assert parse_question(text).kind is not QuestionKind.NUMBER, text
+
+
+def test_a_command_block_with_a_comment_is_quoted_whole() -> None:
+    text = (
+        "Set the variables in /etc/payments/env, then restart the service:\n\n"
+        "```bash\n# reload unit files first\nsudo systemctl daemon-reload\n"
+        "sudo systemctl restart payments\n```\n"
+    )
+    generation = generate("How do I restart the payments service?", passage(1, text))
+    claim = generation.claims[0].text
+    assert "sudo systemctl restart payments" in claim and claim.endswith("```")
+
+
+def test_a_status_codes_plural_is_no_duration() -> None:
+    question = parse_question("What is the timeout for the payments gateway?")
+    assert not states_expected(question, "The gateway returns 503s when the database is down.")
+    assert states_expected(question, "Set `300s` as the timeout.")

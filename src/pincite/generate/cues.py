@@ -56,11 +56,11 @@ _TYPED = {
         rf"\b{_NUMBER_WORD}[\s-]+(?:\w+[\s-]+)?(?:seconds?|minutes?|hours?|days?|weeks?|months?|"
         r"years?|decades?)\b|\b(?:annually|yearly|monthly|weekly|daily|hourly|quarterly|"
         r"biennially|immediately|indefinitely)\b"
-        # A configuration's units: "`30s`", "500ms", "2h", "1m30s", "`5m`", "5 min"; not
-        # the "1990s".
-        r"|(?<![\w.])\d+(?:\.\d+)?(?-i:ms|h)\b|(?<![\w.])(?<!the\s)\d{1,3}(?:\.\d+)?(?-i:s)\b"
+        # A configuration's units: "`30s`", "500ms", "2h", "1m30s", "`5m`", "`300s`", "5 min";
+        # not the "1990s" nor "503s" (a status's plural).
+        r"|(?<![\w.])\d+(?:\.\d+)?(?-i:ms|h)\b|(?<![\w.])(?<!the\s)\d{1,2}(?:\.\d+)?(?-i:s)\b"
         r"|(?<![\w.])\d+(?-i:h|m)(?:\d+(?-i:ms|m|s))+\b"
-        r"|(?<=`)\d+(?-i:m)(?=`)|\b\d+\s?(?:mins?|secs?|hrs?)\b",
+        r"|(?<=`)\d+(?-i:m|s)(?=`)|\b\d+\s?(?:mins?|secs?|hrs?)\b",
         re.I,
     ),
     "date": re.compile(
@@ -73,10 +73,10 @@ _TYPED = {
     # ("EUR 0.30", "45 CHF").
     "money": re.compile(
         rf"[$€£¥]\s?\d|\b\d[\d,.]*\s*(?:dollars|euros|pounds|pence|cents|{_CURRENCY})\b"
-        # "45p per mile", "is 45p.", "30c an hour", a cell's "| 45p |"; not "1080p" or
+        # "45p per mile", "is 45p.", "30c an hour", a cell's "| 45p |"; not "720p" or
         # "clause 12c".
-        r"|\b\d{1,3}(?-i:p)\b(?=\s*(?:(?:per|a|an|each|for)\b|[/|.,;:)]|$))"
-        r"|\b\d{1,3}(?-i:c)\b(?=\s*(?:(?:per|a|an|each|for)\b|[/|]))"
+        r"|\b\d{1,2}(?-i:p)\b(?=\s*(?:(?:per|a|an|each|for)\b|[/|.,;:)]|$))"
+        r"|\b\d{1,2}(?-i:c)\b(?=\s*(?:(?:per|a|an|each)\b|[/|]))"
         rf"|\b(?:{_CURRENCY})\s?\d",
         re.I | re.M,
     ),

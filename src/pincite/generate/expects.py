@@ -61,8 +61,9 @@ _EXPECTS = [
     (
         "money",
         re.compile(
+            # Not "allowance": a leave or baggage allowance is days or kilos.
             r"\bhow\s+much\s+(?:money|does|do|is|are|will|would)\b|\b(?:cost|costs|price|fee|fees|"
-            r"budget|stipend|salary|allowance|reimburse\w*)\b",
+            r"budget|stipend|salary|reimburse\w*)\b",
             re.I,
         ),
     ),

@@ -19,7 +19,9 @@ _ASKS = re.compile(
     r"do|does|did|is|are|will|should|must|may)\b",
     re.I,
 )
-_NEGATING = r"\b(?:not|no|never|cannot|except|without|exclud\w*|ineligible|prohibit\w*|forbidden)\b"
+_NEGATING = (
+    r"\b(?:not|no|non|never|cannot|except|without|exclud\w*|ineligible|prohibit\w*|forbidden)\b"
+)
 _NEGATION = re.compile(_NEGATING + r"|n['’]t\b", re.I)
 # What a heading says with its negation taken out ("can't" is "can", "won't" "will").
 _UNSAID = [
@@ -39,11 +41,38 @@ def asks(title: str) -> bool:
     return title.rstrip().endswith("?") or _ASKS.match(title) is not None
 
 
-def restates(title: str, question_stems: set[str]) -> bool:
-    """True for a heading worded as a question that holds every word of the question and
-    at most one more."""
+def restates(title: str, question: str, question_stems: set[str]) -> bool:
+    """True for a heading worded as the question: the same question word ("Who approves
+    expenses?" is not "## How to approve expenses"), every word of the question and at
+    most one more."""
     words = _words(title, question_stems)
-    return asks(title) and question_stems <= words and len(words - question_stems) <= _EXTRA_WORDS
+    return (
+        asks(title)
+        and _asking(title) == _asking(question)
+        and question_stems <= words
+        and len(words - question_stems) <= _EXTRA_WORDS
+    )
+
+
+# The question word, one per kind of answer: "which" asks as "what" does, a yes/no
+# question's verb as any other's; "how much", "how many", "how long" each their own.
+_ASKING_WORD = re.compile(
+    r"[#\s]*(?:\d+(?:\.\d+)*\.?\s+)?(how\s+(?:much|many|long|often|soon)|what|which|whom?|whose|"
+    r"when|where|why|how|can|could|do|does|did|is|are|will|should|must|may)\b",
+    re.I,
+)
+_SAME_ASKING = {"which": "what", "whom": "who", "whose": "who"} | dict.fromkeys(
+    ("can", "could", "do", "does", "did", "is", "are", "will", "should", "must", "may"), "yes/no"
+)
+
+
+def _asking(text: str) -> str:
+    """The question word ``text`` opens with, as ``_SAME_ASKING`` groups them ("" for none)."""
+    m = _ASKING_WORD.match(text)
+    if m is None:
+        return ""
+    word = " ".join(m[1].casefold().split())
+    return _SAME_ASKING.get(word, word)
 
 
 def turned_round(title: str, question: str, question_stems: set[str]) -> bool:
@@ -55,7 +84,12 @@ def turned_round(title: str, question: str, question_stems: set[str]) -> bool:
     unsaid = title
     for pattern, replace in _UNSAID:
         unsaid = pattern.sub(replace, unsaid)
-    return negated and asks(unsaid) and _words(unsaid, question_stems) == question_stems
+    return (
+        negated
+        and asks(unsaid)
+        and _asking(unsaid) == _asking(question)
+        and _words(unsaid, question_stems) == question_stems
+    )
 
 
 def _words(title: str, question_stems: set[str]) -> set[str]:

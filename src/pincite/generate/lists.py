@@ -28,7 +28,7 @@ _TASK_TITLES = frozenset({Role.HEADING, Role.LEADIN})
 _NUMBERED = re.compile(r"\s*(?:\d|[A-Z]\.\d)")
 # A fenced code block opening on the line after a lead-in ("```bash").
 _FENCE = re.compile(r"[ \t]*\n(?:[ \t]*\n)?[ \t]*(```|~~~)[^\n`]*\n")
-_HEADING_LINE = re.compile(r"^#{1,6}\s", re.M)
+_ANY_FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.M)
 _CODE_LINES = 40  # longer than any command a runbook's lead-in introduces
 # An entry of a definition list: "Confidential\n: Customer data ..." (Markdown's, and
 # how HTML's <dt>/<dd> is read).
@@ -67,6 +67,8 @@ def list_items(
             title = p.text[u.start : u.end]
             if _acronym_entry(title):
                 continue  # "OS Operating System" opens no list of operating systems
+            if turned_round(title, question.text, set(question.stems)):
+                continue  # "Which expenses are reimbursed?" is not "## What is not reimbursed"
             title_stems = set(content_stems(title))
             if procedure and u.role is Role.LEADIN:
                 # "To start a return:" under "Returning an item": the heading names the
@@ -121,7 +123,9 @@ def _under_asked_heading(
             if u.role is not Role.HEADING:
                 continue
             title = p.text[u.start : u.end]
-            if not restates(title, asked) or turned_round(title, question.text, asked):
+            if not restates(title, question.text, asked):
+                continue
+            if turned_round(title, question.text, asked):
                 continue
             if not _opens_with_item(p, units, i + 1, pool):
                 continue  # its answer opens with a sentence, which any question can find
@@ -300,10 +304,13 @@ def run(p: Passage, units: list[Unit], i: int, pool: Pool, limit: int) -> tuple[
     alone. One stretch per passage, cut where page furniture lies inside it.
     Empty when no item follows the lead-in.
     """
+    # A command block first: its fence and "# comment" lines are no list.
+    code = _code_block(p.text, units[i].end)
+    if code:
+        return ((p, units[i].start, code),)
     items = items_after(p, units, i + 1, pool, limit)
     if not items:
-        code = _code_block(p.text, units[i].end)
-        return ((p, units[i].start, code),) if code else ()
+        return ()
     spans: dict[int, list[int]] = {p.number: [units[i].start, units[i].end]}
     order = [p]
     for entry in items:
@@ -331,9 +338,9 @@ def _code_block(text: str, end: int) -> int:
     close = re.compile(rf"^[ \t]*{re.escape(m.group(1))}[ \t]*$", re.M).search(text, m.end())
     if close is None:
         return 0
-    # An unclosed block would run to some later fence, through headings and prose.
+    # An unclosed block would run to some later block's opening fence.
     body = text[m.end() : close.start()]
-    if body.count("\n") > _CODE_LINES or _HEADING_LINE.search(body):
+    if body.count("\n") > _CODE_LINES or _ANY_FENCE.search(body):
         return 0
     return close.end()
 

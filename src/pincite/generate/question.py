@@ -106,7 +106,8 @@ _NUMBER = re.compile(
     r"at\s+least|at\s+most|range|by\s+when|"
     # "What is the daily meal allowance?" asks for the amount, not what an allowance is.
     # The word must end its noun: "the fee waiver process" asks for a process.
-    r"what\s+(?:is|are|was|were)\s+the\s+(?:[\w-]+\s+){0,3}?(?:allowance|cost|price|fee|"
+    r"what\s+(?:is|are|was|were)\s+the\s+(?:(?!(?:of|for|on|to|in|at|by|about|between|with|the|"
+    r"a|an)\b)[\w-]+\s+){0,3}?(?:allowance|cost|price|fee|"
     r"budget|stipend|salary|wage|rate|cap|quota|threshold|period)s?(?=\s*(?:[?.!,;:)]|$|(?:for|of|"
     r"on|per|in|at|during|when|if|to|under|with|from|and|or|that|which|now|currently|today|they|"
     r"we|you|i|charged|paid|applied|including|excluding)\b))|how\s+much\s+notice|"

@@ -356,7 +356,9 @@ def _pieces(
 def _asked(question: Question, u: Unit) -> bool:
     """True when the heading ``u`` sits under asks the question itself: its "No." answers it."""
     stems = set(question.stems)
-    return restates(u.title, stems) and not turned_round(u.title, question.text, stems)
+    return restates(u.title, question.text, stems) and not turned_round(
+        u.title, question.text, stems
+    )
 
 
 def _resume(p: Passage, units: list[Unit], k: int, pieces: list[Piece]) -> int:
