@@ -47,12 +47,13 @@ def test_an_amount_in_pence_is_money() -> None:
 
 def test_an_allowance_asked_for_by_name_is_its_amount() -> None:
     question = parse_question("What is the daily meal allowance?")
-    # Any number: a leave or baggage allowance is days or kilos, not money.
-    assert (question.kind, question.expects) == (QuestionKind.NUMBER, None)
+    # Some number: a leave or baggage allowance is days or kilos, not money.
+    assert (question.kind, question.expects) == (QuestionKind.NUMBER, "amount")
     p = passage(1, ALLOWANCES)
     generation = generate("What is the daily meal allowance?", p)
     # Not "The daily meal allowance is not paid when ...", which states no amount.
     assert "| Daily meal allowance | £45 |" in generation.claims[0].text
+    assert states_expected(question, "25 days") and not states_expected(question, "not paid")
     assert_pinned(generation, [p])
 
 
@@ -77,7 +78,7 @@ def test_a_period_or_notice_asked_for_is_a_quantity() -> None:
     assert (notice.kind, notice.expects) == (QuestionKind.NUMBER, "duration")
     # A period may be a length or a span of dates ("1 April to 31 March"): any number.
     period = parse_question("What is the retention period for backups?")
-    assert (period.kind, period.expects) == (QuestionKind.NUMBER, None)
+    assert (period.kind, period.expects) == (QuestionKind.NUMBER, "amount")
     p = passage(
         1,
         "## Retention\n\n| Record | Retention period |\n| --- | --- |\n"

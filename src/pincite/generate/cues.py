@@ -81,6 +81,9 @@ _TYPED = {
         re.I | re.M,
     ),
     "gain": re.compile(r"(?<!\w)\d|\b(?:twice|double[ds]?|tripled?|half)\b", re.I),
+    "amount": re.compile(
+        r"(?<!\w)\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten)\b", re.I
+    ),
     "percent": re.compile(r"\d\s*%|\bpercent\b|\b(?:half|third|quarter)\b", re.I),
     "pages": re.compile(rf"\b{_NUMBER_WORD}\s+(?:\w+\s+)?pages\b", re.I),
 }
@@ -245,7 +248,7 @@ def states_expected(question: Question, text: str) -> bool:
     """True when ``text`` states the kind of quantity a number question expects (a date, ...)."""
     if question.expects in ("count", "limit"):
         return _states_count(question.text, text)
-    if question.expects == "gain":
+    if question.expects in ("gain", "amount"):
         text = _REFERENCE.sub(" ", text)  # "Table 3" states no gain
     return question.expects is not None and _TYPED[question.expects].search(text) is not None
 

@@ -88,6 +88,16 @@ _EXPECTS = [
             re.I,
         ),
     ),
+    # "What is the daily meal allowance?", "the retention period", "the rate": some
+    # number, in whatever unit (a meal allowance is money, a leave allowance days).
+    (
+        "amount",
+        re.compile(
+            r"\bwhat\s+(?:is|are|was|were)\s+the\s+(?:[\w-]+\s+){0,3}?(?:allowance|rate|cap|"
+            r"quota|threshold|period|wage)s?\b",
+            re.I,
+        ),
+    ),
 ]
 
 
@@ -100,6 +110,7 @@ QUANTITY_WORDS = {
     # "How much is mileage paid?": "45p per mile" never says "much".
     "money": frozenset(content_stems("much")),
     "gain": frozenset(),
+    "amount": frozenset(),
     "percent": frozenset(content_stems("percentage percent")),
     "count": frozenset(),
     "limit": frozenset(),
@@ -107,6 +118,7 @@ QUANTITY_WORDS = {
 
 
 def expected_quantity(question: str) -> str | None:
-    """ "date", "pages", "duration", "gain", "money", "percent", "count" or "limit"; None when
+    """ "date", "pages", "duration", "gain", "money", "percent", "count", "limit" or "amount";
+    None when
     the wording says none."""
     return next((name for name, pattern in _EXPECTS if pattern.search(question)), None)

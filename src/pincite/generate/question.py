@@ -41,8 +41,8 @@ class Question:
     focus: tuple[str, ...]
     stems: tuple[str, ...]
     # For a number question, the kind of quantity its answer must state
-    # ("duration", "date", "gain", "money", "percent", "pages", "count", "limit"); None when
-    # any number will do.
+    # ("duration", "date", "gain", "money", "percent", "pages", "count", "limit",
+    # "amount"); None when any number will do.
     expects: str | None = None
     # A definition question's term as written ("adequate security", "BYOD"),
     # for finding the entry that defines it; "" for other kinds.
