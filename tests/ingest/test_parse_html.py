@@ -132,37 +132,28 @@ def test_an_items_paragraphs_follow_its_marker_and_nest_as_markdown_does() -> No
     )
 
 
-def test_a_definition_list_reads_term_then_colon_definition() -> None:
-    page = (
-        "<dl><dt>Confidential</dt><dd>Customer data and contracts.</dd>"
-        "<dt>Restricted</dt><dd><p>Keys and credentials.</p></dd><dd>Health records.</dd></dl>"
-        "<p>Restricted data is encrypted.</p>"
-    )
-    text = parse_bytes(page.encode(), "dl.html").text
-    assert text == (
-        "Confidential\n: Customer data and contracts.\n\n"
-        "Restricted\n: Keys and credentials.\n: Health records.\n\n"
-        "Restricted data is encrypted."
-    )
-
-
-def test_stacked_tables_each_keep_their_own_header() -> None:
-    page = (
-        "<table><tr><th>Record</th><th>Kept</th></tr><tr><td>Logs</td><td>1 year</td></tr></table>"
-        "<table><tr><th>Device</th><th>Owner</th></tr><tr><td>Laptop</td><td>IT</td></tr></table>"
-        "<table><tr><td>no</td><td>header</td></tr><tr><td>just</td><td>rows</td></tr></table>"
-    )
-    text = parse_bytes(page.encode(), "t.html").text
-    assert text == (
-        "| Record | Kept |\n| --- | --- |\n| Logs | 1 year |\n\n"
-        "| Device | Owner |\n| --- | --- |\n| Laptop | IT |\n\n"
-        "| no | header |\n| just | rows |"
-    )
-
-
 @pytest.mark.parametrize(
     ("page", "text"),
     [
+        # A definition list reads as Markdown writes one.
+        (
+            "<dl><dt>Confidential</dt><dd>Customer data and contracts.</dd>"
+            "<dt>Restricted</dt><dd><p>Keys and credentials.</p></dd><dd>Health records.</dd>"
+            "</dl><p>Restricted data is encrypted.</p>",
+            "Confidential\n: Customer data and contracts.\n\n"
+            "Restricted\n: Keys and credentials.\n: Health records.\n\n"
+            "Restricted data is encrypted.",
+        ),
+        # Tables one after another each keep their own header.
+        (
+            "<table><tr><th>Record</th><th>Kept</th></tr><tr><td>Logs</td><td>1 year</td></tr>"
+            "</table><table><tr><th>Device</th><th>Owner</th></tr><tr><td>Laptop</td><td>IT</td>"
+            "</tr></table><table><tr><td>no</td><td>header</td></tr><tr><td>just</td><td>rows</td>"
+            "</tr></table>",
+            "| Record | Kept |\n| --- | --- |\n| Logs | 1 year |\n\n"
+            "| Device | Owner |\n| --- | --- |\n| Laptop | IT |\n\n"
+            "| no | header |\n| just | rows |",
+        ),
         # An empty item or definition leaves no marker waiting for what follows.
         ("<ul><li><img src=x.png></li></ul><h1>Title</h1><p>Body</p>", "Title\n\nBody"),
         ("<ul><li><hr></li></ul><p>after</p>", "after"),
