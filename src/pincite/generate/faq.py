@@ -13,12 +13,6 @@ from pincite.generate.words import content_stems
 
 __all__ = ["asks", "restates", "stands_alone", "turned_round"]
 
-# "4.2 What is not reimbursed" too: a section number may open it.
-_ASKS = re.compile(
-    r"[#\s]*(?:\d+(?:\.\d+)*\.?\s+)?(?:what|which|who|whom|whose|when|where|why|how|can|could|"
-    r"do|does|did|is|are|will|should|must|may)\b",
-    re.I,
-)
 _NEGATING = (
     r"\b(?:not|no|non|never|cannot|except|without|exclud\w*|ineligible|prohibit\w*|forbidden)\b"
 )
@@ -38,7 +32,7 @@ _EXTRA_WORDS = 1
 
 def asks(title: str) -> bool:
     """True for a heading worded as a question, with or without its question mark."""
-    return title.rstrip().endswith("?") or _ASKS.match(title) is not None
+    return title.rstrip().endswith("?") or _ASKING_WORD.match(title) is not None
 
 
 def restates(title: str, question: str, question_stems: set[str]) -> bool:
@@ -56,6 +50,7 @@ def restates(title: str, question: str, question_stems: set[str]) -> bool:
 
 # The question word, one per kind of answer: "which" asks as "what" does, a yes/no
 # question's verb as any other's; "how much", "how many", "how long" each their own.
+# A section number may open a heading ("4.2 What is not reimbursed").
 _ASKING_WORD = re.compile(
     r"[#\s]*(?:\d+(?:\.\d+)*\.?\s+)?(how\s+(?:much|many|long|often|soon)|what|which|whom?|whose|"
     r"when|where|why|how|can|could|do|does|did|is|are|will|should|must|may)\b",

@@ -114,7 +114,11 @@ def _under_asked_heading(
     match is 1.0 when found.
     """
     asked = set(question.stems)
-    if not asked:
+    # Read the passages' layout only when some line could be such a heading: most
+    # questions meet none, and this runs for every question.
+    if not asked or not any(
+        restates(line, question.text, asked) for p in passages for line in p.text.splitlines()
+    ):
         return 0.0, []
     pool = Pool(question, passages)
     for p in pool.passages:
