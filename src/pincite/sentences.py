@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["sentence_spans"]
+__all__ = ["MD_HEADING", "sentence_spans"]
 
 
 def _wordset(text: str) -> frozenset[str]:
@@ -90,7 +90,8 @@ _LIST_ITEM = re.compile(
     r"[ \t]*(?:[-*•·‣◦▪●○–—+]|\d{1,3}[.)]|\([a-zA-Z0-9]{1,4}\)"
     r"|(?:[a-zA-Z]|[ivx]{1,4}|[IVX]{1,4}|\d{1,2}[a-z])\)|[a-z][.)])\s"
 )
-_MD_HEADING = re.compile(r"[ \t]*#{1,6}(?:\s|$)")
+# An ATX heading line's marker ("## "), as Markdown writes it.
+MD_HEADING = re.compile(r"[ \t]*#{1,6}(?:\s|$)")
 _LIST_MARKER = re.compile(r"\d{1,3}(?:\.\d{1,3})*|[a-zA-Z]|[ivxIVX]{1,4}")
 _NUMBERED_HEADING = re.compile(r"[ \t]*\d+(?:\.\d+)*\.?[ \t]+\S")
 _LOWER_OK = _wordset(
@@ -170,7 +171,7 @@ def _blocks(text: str, start: int, stop: int) -> list[tuple[int, int]]:
 
 def _breaks_between(previous: str, line: str) -> bool:
     """True when a single line break between these two lines ends a sentence."""
-    if _LIST_ITEM.match(line) or _MD_HEADING.match(line) or _MD_HEADING.match(previous):
+    if _LIST_ITEM.match(line) or MD_HEADING.match(line) or MD_HEADING.match(previous):
         return True
     if previous.rstrip().endswith(_TERMINAL) and _looks_like_heading(line):
         return True

@@ -11,7 +11,12 @@ import re
 
 from pincite.generate.words import content_stems
 
-__all__ = ["QUANTITY_WORDS", "expected_quantity"]
+__all__ = ["AMOUNT_NOUNS", "MONEY_NOUNS", "QUANTITY_WORDS", "expected_quantity"]
+
+# What an amount asked for by name is called ("What is the daily meal allowance?"):
+# some number, in whatever unit; and a price, which is money.
+AMOUNT_NOUNS = "allowance|rate|cap|quota|threshold|period|wage"
+MONEY_NOUNS = "cost|price|fee|budget|stipend|salary"
 
 # What a number question's answer is measured in, read from its wording.
 _EXPECTS = [
@@ -93,8 +98,7 @@ _EXPECTS = [
     (
         "amount",
         re.compile(
-            r"\bwhat\s+(?:is|are|was|were)\s+the\s+(?:[\w-]+\s+){0,3}?(?:allowance|rate|cap|"
-            r"quota|threshold|period|wage)s?\b",
+            rf"\bwhat\s+(?:is|are|was|were)\s+the\s+(?:[\w-]+\s+){{0,3}}?(?:{AMOUNT_NOUNS})s?\b",
             re.I,
         ),
     ),
@@ -118,7 +122,6 @@ QUANTITY_WORDS = {
 
 
 def expected_quantity(question: str) -> str | None:
-    """ "date", "pages", "duration", "gain", "money", "percent", "count", "limit" or "amount";
-    None when
-    the wording says none."""
+    """ "date", "pages", "duration", "gain", "money", "percent", "count", "limit" or
+    "amount"; None when the wording says none."""
     return next((name for name, pattern in _EXPECTS if pattern.search(question)), None)

@@ -75,13 +75,13 @@ def turned_round(title: str, question: str, question_stems: set[str]) -> bool:
     not reimbursed" for "What is reimbursed?"): its words, negation aside, are the
     question's words exactly, and one of the two is negated ("What if I lose a
     receipt?" is no "What if I don't have a receipt?" turned round)."""
-    negated = (_NEGATION.search(title) is None) != (_NEGATION.search(question) is None)
+    if (_NEGATION.search(title) is None) == (_NEGATION.search(question) is None):
+        return False  # the same polarity: the usual case, and it costs two searches
     unsaid = title
     for pattern, replace in _UNSAID:
         unsaid = pattern.sub(replace, unsaid)
     return (
-        negated
-        and asks(unsaid)
+        asks(unsaid)
         and _asking(unsaid) == _asking(question)
         and _words(unsaid, question_stems) == question_stems
     )
@@ -101,10 +101,11 @@ def stands_alone(text: str, start: int, end: int) -> bool:
     """True for a question that is a paragraph of its own, on one line ("<summary>Can I use
     my own laptop?</summary>"): an FAQ's title over its answer, not a question in prose."""
     line = text[start:end]
+    if not line.rstrip().endswith("?"):
+        return False  # most sentences: no need to look around them
     before, after = text[:start].rstrip(" \t"), text[end:].lstrip(" \t")
     return (
-        line.rstrip().endswith("?")
-        and "\n" not in line.strip()
+        "\n" not in line.strip()
         and len(line.split()) <= _TITLE_WORDS
         and (not before or before.endswith("\n\n") or before.endswith("\f"))
         and (not after.strip() or after.startswith("\n\n") or after.startswith("\n\f"))

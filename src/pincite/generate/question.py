@@ -13,7 +13,12 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from pincite.generate.defined_term import END, TOPIC_ASK, defined_term
-from pincite.generate.expects import QUANTITY_WORDS, expected_quantity
+from pincite.generate.expects import (
+    AMOUNT_NOUNS,
+    MONEY_NOUNS,
+    QUANTITY_WORDS,
+    expected_quantity,
+)
 from pincite.generate.names import digit_names, name_runs, named_thing, without_numbered_names
 from pincite.generate.words import content_stems
 from pincite.retrieve.query import STOPWORDS
@@ -107,8 +112,11 @@ _NUMBER = re.compile(
     # "What is the daily meal allowance?" asks for the amount, not what an allowance is.
     # The word must end its noun: "the fee waiver process" asks for a process.
     r"what\s+(?:is|are|was|were)\s+the\s+(?:(?!(?:of|for|on|to|in|at|by|about|between|with|the|"
-    r"a|an)\b)[\w-]+\s+){0,3}?(?:allowance|cost|price|fee|"
-    r"budget|stipend|salary|wage|rate|cap|quota|threshold|period)s?(?=\s*(?:[?.!,;:)]|$|(?:for|of|"
+    r"a|an)\b)[\w-]+\s+){0,3}?(?:"
+    + MONEY_NOUNS
+    + "|"
+    + AMOUNT_NOUNS
+    + r")s?(?=\s*(?:[?.!,;:)]|$|(?:for|of|"
     r"on|per|in|at|during|when|if|to|under|with|from|and|or|that|which|now|currently|today|they|"
     r"we|you|i|charged|paid|applied|including|excluding)\b))|how\s+much\s+notice|"
     # "the largest value allowed", "the longest chunk size": a limit.
@@ -123,7 +131,10 @@ _CONDITION = re.compile(
 _REASON = re.compile(r"^(?:why|for\s+what\s+reason|what\s+is\s+the\s+reason)\b", re.I)
 # "What happens when ... Max-Forwards is 0?" asks for a consequence, not a number.
 _OUTCOME = re.compile(r"^what\s+happens\s+(?:if|when|after|once)\b", re.I)
-_STEPS = re.compile(r"^what\s+are\s+the\s+(?:steps|stages)\s+(?:to|for|in)\b", re.I)
+# "What are the steps to claim expenses?": a procedure, and "what are the steps"
+# is how it is asked, not what the steps' heading says ("Claiming expenses").
+_STEPS_WORDS = r"^what\s+are\s+the\s+(?:steps|stages)\s+(?=(?:to|for|in)\b)"
+_STEPS = re.compile(_STEPS_WORDS, re.I)
 _PROCEDURE = re.compile(
     r"^(?:how\s+(?:do|does|did|should|can|could|must|is|are|to)\b|what\s+steps|"
     r"what\s+(?:should|must)\b|what\s+is\s+the\s+(?:procedure|process)\b)",
@@ -154,8 +165,7 @@ _ASKING = re.compile(
     r"\bwhat\s+(?:happens|happened|(?:will|would|should)\s+happen)(?=\s+to\b)|\bneeds?\s+to\b"
     r"|\b(?:can|could|would)\s+you\s+(?:please\s+)?tell\s+me\b"
     r"|\bi\s+(?:want|would\s+like|need)\s+to\s+know\b|\bi\s+wonder\b"
-    # "What are the steps to claim expenses?" under "Claiming expenses".
-    r"|^what\s+are\s+the\s+(?:steps|stages)\s+(?=(?:to|for|in)\b)",
+    r"|" + _STEPS_WORDS,
     re.I,
 )
 

@@ -8,7 +8,6 @@ otherwise be unrecoverable.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
 
@@ -17,10 +16,10 @@ import numpy.typing as npt
 
 from pincite.model import Chunk
 from pincite.retrieve.query import STOPWORDS, WORD
+from pincite.sentences import MD_HEADING
 from pincite.store.base import RoutingIndex
 
 _MAX_CHARS = 2000
-_MD_HEADING = re.compile(r"#{1,6}[ \t]+([^\n]+)")
 
 
 def routing_text(title: str, chunks: Sequence[Chunk]) -> str:
@@ -29,8 +28,7 @@ def routing_text(title: str, chunks: Sequence[Chunk]) -> str:
     A chunk's section is the one it lies in whole, so the title of a short
     Markdown section joined to the next is read from the chunk's first line.
     """
-    opening = (_MD_HEADING.match(c.text) for c in chunks)
-    titles = [(*c.section, m[1].strip() if m else "") for c, m in zip(chunks, opening, strict=True)]
+    titles = [(*c.section, _opening_title(c.text)) for c in chunks]
     headings = list(dict.fromkeys(s for t in titles for s in t if s))[:40]
     first = chunks[0].text[:600] if chunks else ""
     body = " ".join(c.text for c in chunks)[:200_000]
@@ -42,6 +40,12 @@ def routing_text(title: str, chunks: Sequence[Chunk]) -> str:
     key_terms = [w for w, _ in counts.most_common(30)]
     parts = [title, "; ".join(headings), first, " ".join(key_terms)]
     return "\n".join(p for p in parts if p)[:_MAX_CHARS]
+
+
+def _opening_title(text: str) -> str:
+    """The title of the Markdown heading ``text`` opens with ("" if none)."""
+    m = MD_HEADING.match(text)
+    return text[m.end() :].split("\n", 1)[0].strip() if m else ""
 
 
 def route(
