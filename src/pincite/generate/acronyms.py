@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from pincite.generate.words import stem
 from pincite.retrieve.acronyms import ACRONYM as _ACRONYM
 from pincite.retrieve.acronyms import WORD as _WORD
 from pincite.retrieve.acronyms import lower_case_words
 from pincite.retrieve.acronyms import spells as _spells
-from pincite.stems import stem
 
 __all__ = ["acronyms"]
 

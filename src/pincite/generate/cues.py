@@ -95,6 +95,8 @@ _REFERENCE = re.compile(
 )
 _COUNT = re.compile(r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b", re.I)
 _WORD = re.compile(r"\w+")
+# Words a sentence's subject is looked for in.
+_SUBJECT_WORDS = 4
 _OPENS_WITH_CONDITION = re.compile(
     r"\s*(?:[-−•]\s*)?(?:if|when|whenever|once|upon|unless|in\s+case|after)\b", re.I
 )
@@ -130,8 +132,15 @@ def kind_cue(question: Question, text: str, asked: set[str]) -> bool:
         return False
     if kind is QuestionKind.CONDITION and question.outcome:
         # "What happens when ...?": the sentence that opens with a condition
-        # and goes on to its consequence, not one that mentions "when" in passing.
-        return _OPENS_WITH_CONDITION.match(text) is not None
+        # and goes on to its consequence, not one that mentions "when" in passing,
+        # or whose subject is the code the condition names ("What happens if my
+        # endpoint returns 410?": "A 410 Gone response disables ...").
+        if _OPENS_WITH_CONDITION.match(text) is not None:
+            return True
+        return any(
+            w.casefold() in asked and any(c.isdigit() for c in w)
+            for w in _WORD.findall(text)[:_SUBJECT_WORDS]
+        )
     if kind is QuestionKind.LIST and (
         _announces_count(question, text) or _introduces_members(question, text)
     ):

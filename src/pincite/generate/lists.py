@@ -35,6 +35,14 @@ _CODE_LINES = 40  # longer than any command a runbook's lead-in introduces
 _ENTRY = re.compile(r"[^\n:]{1,80}\n[ \t]*:[ \t]")
 
 
+# A lead-in that is a noun alone ("The incident commander:", "Owners:"), not "Steps:".
+_BARE_LABEL = re.compile(
+    r"\s*(?:the\s+|an?\s+|each\s+|every\s+)?(?!steps?\b|procedure\b|instructions\b)"
+    r"[\w-]+(?:\s+[\w-]+)?\s*:\s*$",
+    re.I,
+)
+
+
 def list_items(
     question: Question, passages: Sequence[Passage], term_match: float, limit: int
 ) -> tuple[float, list[tuple[Piece, ...]]]:
@@ -72,8 +80,9 @@ def list_items(
             title_stems = set(content_stems(title))
             if procedure and u.role is Role.LEADIN:
                 # "To start a return:" under "Returning an item": the heading names the
-                # task with it; "To track a delivery:" under it names another task.
-                if not title_stems & set(focus):
+                # task with it; "To track a delivery:" under it names another task,
+                # and "The incident commander:" someone's duties.
+                if not title_stems & set(focus) or _BARE_LABEL.match(title):
                     continue
                 title_stems |= set(content_stems(u.title))
             if (

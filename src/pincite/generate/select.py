@@ -33,7 +33,8 @@ from pincite.generate.names import named_in
 from pincite.generate.pointers import pointed_at
 from pincite.generate.pool import Piece, Pool, adjacent, ends_sentence, resumed
 from pincite.generate.question import Question, QuestionKind
-from pincite.generate.tables import table_record
+from pincite.generate.scope import asks_scope, describes_itself
+from pincite.generate.tables import names_row, table_record
 from pincite.generate.words import compounds, content_stems
 
 __all__ = ["Candidate", "Scoring", "candidates"]
@@ -76,6 +77,10 @@ class Scoring:
     type_penalty: float = 0.1
     # Share of its score a footnote keeps.
     footnote_factor: float = 0.5
+    # Share of its base a document's sentence about itself keeps ("This policy explains
+    # who may work remotely"), with no definition bonus, unless the question asks
+    # what the document is for.
+    self_description_factor: float = 0.5
     # A title names the term when it holds this idf-weighted share of it.
     term_match: float = 0.6
     # Sentences a definition may run to after its first, within one paragraph.
@@ -170,7 +175,9 @@ def candidates(
             if record is not None:
                 # A cover page's line is about its document: the title says whose date it is.
                 subjects[len(drafts)] = set(content_stems(p.title))
-                drafts.append((record, record, title, 0.0, u.role))
+                # A row whose key the question names is that entry of the table.
+                keyed = u.row and names_row(question, p.text[u.start : u.end])
+                drafts.append((record, record, title, scoring.pattern_share * keyed, u.role))
                 continue
             if u.role not in _CLAIMABLE:
                 continue
@@ -188,6 +195,7 @@ def candidates(
     q_set = set(question.stems)
     absent = frozenset(q_set - pool.present)
     asked = {w.casefold() for w in _WORD.findall(question.text)}
+    scope_asked = asks_scope(question)
     result = []
     for j, ((pieces, _, title, definition, role), text) in enumerate(
         zip(drafts, texts, strict=True)
@@ -213,6 +221,10 @@ def candidates(
             base = w * coverage + (1 - w) * float(cos[j])
         else:
             base = coverage
+        if not scope_asked and describes_itself(text):
+            # Its words are the questions' its document answers, its answers none.
+            base *= scoring.self_description_factor
+            definition = 0.0
         cue = 1.0 if kind_cue(question, text, asked) else 0.0
         score = base + scoring.definition_bonus * definition + scoring.cue_bonus * cue
         if counts_asked(question, text):

@@ -9,8 +9,9 @@ from pincite.generate.names import named_in
 from pincite.generate.pool import Piece
 from pincite.generate.question import Question, QuestionKind
 from pincite.generate.rows import is_table_rule
+from pincite.generate.words import content_stems
 
-__all__ = ["table_record"]
+__all__ = ["names_row", "table_record"]
 
 
 def table_record(
@@ -24,11 +25,18 @@ def table_record(
     written alike at ingest). None for the header row itself, a row without a
     number, a question that asks for no number, or a row whose table starts
     before this passage does.
+
+    A question of another kind that names a row's key, its first cell ("What
+    does a 409 error mean?" of "| 409 | The order is in a state ... |", "Who
+    owns support tickets?"), is answered by that row, under its header.
     """
     row = p.text[units[i].start : units[i].end]
-    if question.kind is not QuestionKind.NUMBER or not any(c.isdigit() for c in row):
-        return None
-    if question.expects is not None and not states_expected(question, row):
+    if question.kind is QuestionKind.NUMBER:
+        if not any(c.isdigit() for c in row):
+            return None
+        if question.expects is not None and not states_expected(question, row):
+            return None
+    elif question.kind is QuestionKind.LIST or not _keyed(question, row):
         return None
     if question.names and not named_in(question.names, row):
         return None  # a row on SP 800-46 Revision 1 says nothing of Revision 3
@@ -45,3 +53,30 @@ def table_record(
     if j == 0 and p.start > 0 and not ruled:
         return None  # the chunk may open mid-table: its first row need not be the header
     return ((p, header.start, header.end), (p, units[i].start, units[i].end))
+
+
+def _keyed(question: Question, row: str) -> bool:
+    """True when the question names the row's first cell, and the row says more than it."""
+    key = _key(row)
+    return bool(key) and key <= set(question.stems)
+
+
+def names_row(question: Question, row: str) -> bool:
+    """True when a question names a row's key, and the key is specific.
+
+    Such a row is an entry of the table, as a label is of a glossary: "409"
+    or "Support tickets" is; one common word ("Free", "Standard") is not, as
+    a question may use it in passing.
+    """
+    if question.kind is QuestionKind.LIST or not _keyed(question, row):
+        return False
+    key = _key(row)
+    return len(key) >= 2 or any(c.isdigit() for w in key for c in w)
+
+
+def _key(row: str) -> set[str]:
+    """The content stems of a row's first cell; none when no other cell says anything."""
+    cells = [c.strip() for c in row.strip().strip("|").split("|")]
+    if len(cells) < 2 or not any(cells[1:]):
+        return set()
+    return set(content_stems(cells[0]))

@@ -6,7 +6,7 @@ import itertools
 import re
 
 from pincite.retrieve.query import STOPWORDS, uncontracted
-from pincite.stems import stem
+from pincite.stems import family_stem as stem
 
 __all__ = ["HYPHENATED_NAME", "STOPWORD_STEMS", "compounds", "content_stems", "stem"]
 
@@ -17,12 +17,24 @@ _WORD = re.compile(r"\w+")
 # Unicode hyphens too (U+2010, U+2011): PDF text writes them.
 HYPHENATED_NAME = re.compile(r"\b[A-Z][A-Za-z]*(?:[-\u2010\u2011][A-Z][A-Za-z]*)+\b")
 _HYPHENS = ("-", "\u2010", "\u2011")
+_VERSION = re.compile(r"v\d{1,3}")
 # What such a name's stopword part stems to ("Before-" gives "befor", "Only-" "onli").
 STOPWORD_STEMS = STOPWORDS | frozenset(stem(w) for w in STOPWORDS)
 
 
 def content_stems(text: str) -> list[str]:
+    stems = _content_stems(text)
+    if any(_VERSION.fullmatch(w) for w in stems):
+        # "v1" is "version 1": an API's docs write both, and ask with either.
+        return [p for w in stems for p in (("version", w[1:]) if _VERSION.fullmatch(w) else (w,))]
+    return stems
+
+
+def _content_stems(text: str) -> list[str]:
     text = uncontracted(text)
+    if "_" in text:
+        # A setting's name is its words: `bandwidth_limit` for "How do I limit bandwidth?".
+        text = text.replace("_", " ")
     if not any(h in text for h in _HYPHENS):
         return [stem(w) for w in _WORD.findall(text.casefold()) if w not in STOPWORDS]
     out: list[str] = []

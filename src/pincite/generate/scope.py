@@ -1,0 +1,48 @@
+"""A document's words about itself: "This policy explains who may work remotely ...".
+
+Such a sentence repeats the words of the questions its document answers
+("Who can work remotely?") and answers none of them; the answer is in the
+section it announces. It answers only what is asked of the document itself:
+its purpose, its scope, what it covers.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pincite.generate.question import Question
+
+__all__ = ["asks_scope", "describes_itself"]
+
+_SELF = (
+    r"(?:policy|document|standard|schedule|guide|guideline|guidance|procedure|section|"
+    r"chapter|handbook|specification|spec|publication|plan|page|manual|memo|appendix|"
+    r"runbook|FAQ|notice|statement|framework|playbook|charter)"
+)
+# "This policy explains", "This document specifies how", "The following section describes",
+# "This Remote Work Policy sets out"; a paper's own "This paper proposes X" is a claim of
+# the paper and is left alone.
+_DESCRIBES_ITSELF = re.compile(
+    rf"\s*(?:This|The\s+following|The\s+present)\s+(?:[\w-]+\s+){{0,3}}?{_SELF}s?\s+"
+    r"(?:also\s+|further\s+|briefly\s+)?"
+    r"(?:explains|describes|sets\s+out|outlines|covers|summari[sz]es|discusses|presents|"
+    r"introduces|specifies|documents|addresses|gives\s+an?\s+overview|"
+    r"provides\s+(?:an?\s+)?(?:overview|guidance|information|details|instructions))\b",
+    re.I,
+)
+# What may be asked of a document itself.
+_SCOPE_WORDS = re.compile(
+    r"\b(?:purpose|scope|aim|aims|goal|objective|objectives|intended|intent|overview|"
+    r"cover|covers|covered|about|describe|describes|explain|explains|summary|summari[sz]e)\b",
+    re.I,
+)
+
+
+def describes_itself(text: str) -> bool:
+    """True for a sentence that says what its own document or section is about."""
+    return _DESCRIBES_ITSELF.match(text) is not None
+
+
+def asks_scope(question: Question) -> bool:
+    """True when the question asks what a document is for or what it covers."""
+    return _SCOPE_WORDS.search(question.text) is not None
