@@ -200,3 +200,19 @@ def test_a_noun_in_y_or_ure_is_read_as_its_verb() -> None:
     ):
         assert family_stem(a) == family_stem(b), (a, b)
     assert family_stem("policy") != family_stem("police")
+
+
+def test_a_yes_no_question_naming_a_row_key_is_not_answered_by_the_row_alone() -> None:
+    p = passage(
+        1,
+        "## Severity levels\n\n"
+        "| Severity | Definition | Response time |\n"
+        "|---|---|---|\n"
+        "| SEV2 | Major feature degraded | 1 hour |\n"
+        "| SEV3 | Minor bug with a workaround | Next business day |\n\n"
+        "## After an incident\n\n"
+        "Every SEV1 and SEV2 incident gets a blameless postmortem.\n",
+    )
+    asked = "Do we have to write a postmortem for a SEV3?"
+    assert not names_row(parse_question(asked), "| SEV3 | Minor bug | Next business day |")
+    assert "postmortem" in generate(asked, p).claims[0].text

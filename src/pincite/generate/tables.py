@@ -28,7 +28,9 @@ def table_record(
 
     A question of another kind that names a row's key, its first cell ("What
     does a 409 error mean?" of "| 409 | The order is in a state ... |", "Who
-    owns support tickets?"), is answered by that row, under its header.
+    owns support tickets?"), is answered by that row, under its header; not a
+    yes/no question, which asks of something else than the entry ("Do we
+    write a postmortem for a SEV3?" of the SEV3 row).
     """
     row = p.text[units[i].start : units[i].end]
     if question.kind is QuestionKind.NUMBER:
@@ -36,7 +38,7 @@ def table_record(
             return None
         if question.expects is not None and not states_expected(question, row):
             return None
-    elif question.kind is QuestionKind.LIST or not _keyed(question, row):
+    elif question.kind is QuestionKind.LIST or question.whether or not _keyed(question, row):
         return None
     if question.names and not named_in(question.names, row):
         return None  # a row on SP 800-46 Revision 1 says nothing of Revision 3
@@ -66,9 +68,10 @@ def names_row(question: Question, row: str) -> bool:
 
     Such a row is an entry of the table, as a label is of a glossary: "409"
     or "Support tickets" is; one common word ("Free", "Standard") is not, as
-    a question may use it in passing.
+    a question may use it in passing. Nor for a yes/no question (see
+    ``table_record``).
     """
-    if question.kind is QuestionKind.LIST or not _keyed(question, row):
+    if question.kind is QuestionKind.LIST or question.whether or not _keyed(question, row):
         return False
     key = _key(row)
     return len(key) >= 2 or any(c.isdigit() for w in key for c in w)
