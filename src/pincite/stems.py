@@ -22,18 +22,26 @@ def stem(word: str) -> str:
 
 
 # Stems Porter2 leaves apart although one word family's: "delivery" (deliveri) and
-# "delivered" (deliv), "expiry" and "expire", "failure" (failur) and "fail",
-# "erasure" and "erase". A "-y" noun's stem is read as its verb's, an "-ure"
-# noun's as the stem it was made from. "policy" is no "police".
-_UNFOLDED = frozenset({"polici"})
+# "delivered" (deliv), "failure" (failur) and "fail". Listed one by one: a rule
+# ("-y" and "-ure" nouns as their verbs) also joined "ready" and "read", "party"
+# and "part", "feature" and "feat", "pressure" and "press".
+_FAMILY = {
+    "closur": "close",
+    "departur": "depart",
+    "deliveri": "deliv",
+    "disclosur": "disclos",
+    "discoveri": "discov",
+    "enclosur": "enclos",
+    "erasur": "eras",
+    "expiri": "expir",
+    "exposur": "expos",
+    "failur": "fail",
+    "recoveri": "recov",
+    "seizur": "seiz",
+}
 
 
-@lru_cache(maxsize=65536)
 def family_stem(word: str) -> str:
-    """``stem``, with a ``-y`` or ``-ure`` noun read as the verb it names (the answerer's)."""
+    """``stem``, with a few nouns read as the verb they name (the answerer's)."""
     s = stem(word)
-    if len(s) >= 5 and s.endswith("i") and s not in _UNFOLDED:
-        return stem(s[:-1])
-    if len(s) >= 6 and s.endswith("ur"):
-        return s[:-2]
-    return s
+    return _FAMILY.get(s, s)

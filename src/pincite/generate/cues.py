@@ -48,7 +48,10 @@ _CAUSAL = re.compile(
 _CURRENCY = "USD|EUR|GBP|CHF|JPY|CAD|AUD|NZD|CNY|INR|SEK|NOK|DKK"
 _NUMBER_WORD = (
     r"(?:\d+(?:[.,]\d+)*|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
-    r"fifteen|twenty|thirty|forty|sixty|ninety|hundred|several|few)"
+    r"thirteen|fourteen|fifteen|sixteen|eighteen|twenty|thirty|forty|fifty|sixty|seventy|"
+    r"eighty|ninety|hundred|several|few)"
+    # A contract's "thirty (30)", "forty-five (45)": the word, then the figure.
+    r"(?:-\w+)?(?:\s+\(\d+\))?"
 )
 # What a number question's expected quantity looks like in a sentence (``Question.expects``).
 _TYPED = {
@@ -137,9 +140,9 @@ def kind_cue(question: Question, text: str, asked: set[str]) -> bool:
         # endpoint returns 410?": "A 410 Gone response disables ...").
         if _OPENS_WITH_CONDITION.match(text) is not None:
             return True
+        # A status code (all digits, three or more), not a product's "P1", "2FA", "S3".
         return any(
-            w.casefold() in asked and any(c.isdigit() for c in w)
-            for w in _WORD.findall(text)[:_SUBJECT_WORDS]
+            w in asked and w.isdigit() and len(w) >= 3 for w in _WORD.findall(text)[:_SUBJECT_WORDS]
         )
     if kind is QuestionKind.LIST and (
         _announces_count(question, text) or _introduces_members(question, text)

@@ -7,7 +7,8 @@ A question's word of obligation counts as found in a sentence that states the
 obligation with another of these words. Permission ("allowed", "may") is left
 out: questions after a limit ask what is "allowed" that no sentence states.
 Bounds likewise: "What's the max page size?" is answered by "at most 100 items
-per page", "the minimum age" by "at least 18".
+per page", "the cap on liability" by "is limited to the fees paid", "the
+minimum age" by "at least 18".
 """
 
 from __future__ import annotations
@@ -21,17 +22,23 @@ __all__ = ["obligations"]
 _OBLIGATION = frozenset(
     content_stems("required requires mandatory compulsory obligatory must shall need needs")
 )
+# "need" as a verb ("you need a badge", "needs to be signed"), not "customer needs".
 _STATED = re.compile(
-    r"\b(?:must|shall|required|requires?|mandatory|compulsory|obligatory|needs?|needed)\b", re.I
+    r"\b(?:must|shall|required|requires?|mandatory|compulsory|obligatory|needed|"
+    r"needs?\s+(?:to|a|an|the|your|their|our|its)\b)",
+    re.I,
 )
-_MAXIMUM = frozenset(content_stems("max maximum most"))
+_MAXIMUM = frozenset(content_stems("max maximum most cap limit"))
+# "up to" an amount ("up to 5 MB", "up to three days"), not "up to date", "up to you".
 _AT_MOST = re.compile(
-    r"\b(?:at\s+most|up\s+to|no\s+more\s+than|maximum|max|not\s+(?:to\s+)?exceed\w*|"
-    r"capped\s+at)\b",
+    r"\b(?:(?:at\s+most|no\s+more\s+than|maximum|max|not\s+(?:to\s+)?exceed\w*|"
+    r"capped\s+at|limited\s+to)\b|up\s+to\s+(?=[$€£]?\d|(?:an?|one|two|three|four|five|six|"
+    r"seven|eight|nine|ten|twelve|fifteen|twenty|thirty|fifty|sixty|hundred)\b))",
     re.I,
 )
 _MINIMUM = frozenset(content_stems("min minimum least"))
-_AT_LEAST = re.compile(r"\b(?:at\s+least|no\s+less\s+than|no\s+fewer\s+than|minimum|min)\b", re.I)
+# Not "min": a sentence's "min" is minutes more often than a minimum.
+_AT_LEAST = re.compile(r"\b(?:at\s+least|no\s+less\s+than|no\s+fewer\s+than|minimum)\b", re.I)
 _FAMILIES = ((_OBLIGATION, _STATED), (_MAXIMUM, _AT_MOST), (_MINIMUM, _AT_LEAST))
 
 

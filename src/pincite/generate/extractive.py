@@ -18,6 +18,7 @@ scores). Whether to answer or refuse is decided here, against ``threshold``.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -166,12 +167,15 @@ class ExtractiveGenerator:
             return Generation(claims=(), sufficient_context=False, summary=summary, raw=raw)
         best = ranked[0]
         chosen = [best]
+        codes = _codes_in(question, best.text)
         for cand in ranked[1:]:
             if len(chosen) >= self.config.max_claims:
                 break
             close = cand.score >= best.score * self.config.second_ratio
             if not close or cand.score < threshold:
                 continue
+            if not codes <= _codes_in(question, cand.text):
+                continue  # "When was 4.2.0 released?": not also the 4.1.0 heading
             if not any(_overlap(cand, c) or _same_words(cand, c) for c in chosen):
                 chosen.append(cand)
         claims = tuple(_claim(c.pieces) for c in chosen)
@@ -244,6 +248,18 @@ class ExtractiveGenerator:
                     self._cache[s] = v
                     found[s] = v
         return np.vstack([found[s] for s in texts])
+
+
+# A version, a code or a figure as written: "4.2.0", "410", "SEV1", "RFC 7231"'s "7231".
+_CODE = re.compile(r"\w*\d[\w.-]*\w|\d")
+
+
+def _codes_in(question: str, text: str) -> set[str]:
+    """The codes and figures the question names that ``text`` also holds."""
+    asked = {m.group().casefold() for m in _CODE.finditer(question)}
+    if not asked:
+        return set()
+    return asked & {m.group().casefold() for m in _CODE.finditer(text)}
 
 
 def _overlap(a: Candidate, b: Candidate) -> bool:

@@ -35,10 +35,13 @@ _CODE_LINES = 40  # longer than any command a runbook's lead-in introduces
 _ENTRY = re.compile(r"[^\n:]{1,80}\n[ \t]*:[ \t]")
 
 
-# A lead-in that is a noun alone ("The incident commander:", "Owners:"), not "Steps:".
+# A lead-in that only names someone ("The incident commander:", "Owners:"): the
+# duties of a role, not a task's steps. Named by the role's own noun, so that
+# "To deploy:", "Setup instructions:" or "Windows users:" are still a task's.
 _BARE_LABEL = re.compile(
-    r"\s*(?:the\s+|an?\s+|each\s+|every\s+)?(?!steps?\b|procedure\b|instructions\b)"
-    r"[\w-]+(?:\s+[\w-]+)?\s*:\s*$",
+    r"\s*(?:the\s+|an?\s+|each\s+|every\s+)?(?:[\w-]+\s+)?"
+    r"(?:commander|lead|owner|manager|reviewer|approver|responder|officer|coordinator|"
+    r"scribe|sponsor|on-call|engineer|administrator|admin)s?\s*:\s*$",
     re.I,
 )
 

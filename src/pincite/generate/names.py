@@ -76,14 +76,22 @@ def named_thing(runs: list[list[str]]) -> tuple[str, ...]:
     return tuple(content_stems(" ".join(best)))
 
 
+# "v1", standing alone (not "api-v1", "V8-based"): "version 1", as a name too.
+_VERSION = re.compile(r"(?<![\w-])v(\d{1,3})(?![\w-])")
+
+
+def _spelled(folded: str) -> str:
+    return _VERSION.sub(r"version \1", spell_revisions(folded))
+
+
 def digit_names(runs: list[list[str]]) -> tuple[str, ...]:
     """The runs that hold a digit ("Revision 1", "RFC 7230"), case-folded.
 
     A lone number ("408") names a status code or a section, not a document.
-    "Rev. 2" is spelled "revision 2", as titles write it.
+    "Rev. 2" is spelled "revision 2", as titles write it, and "v1" "version 1".
     """
     return tuple(
-        spell_revisions(" ".join(run).casefold())
+        _spelled(" ".join(run).casefold())
         for run in runs
         if any(ch.isdigit() for t in run for ch in t) and (len(run) > 1 or not run[0].isdigit())
     )
@@ -93,7 +101,7 @@ def named_in(names: Sequence[str], text: str) -> list[str]:
     """The ``names`` (a question's, case-folded) that ``text`` holds as whole words.
 
     "FIPS 199" is in "FIPS PUB 199"'s title only when spelled alike; "Rev. 2"
-    and "Revision 2" are (``spell_revisions``).
+    and "Revision 2" are (``spell_revisions``), "v1" and "version 1".
     """
-    folded = spell_revisions(" ".join(text.casefold().split()))
+    folded = _spelled(" ".join(text.casefold().split()))
     return [n for n in names if re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", folded)]

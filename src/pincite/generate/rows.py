@@ -5,13 +5,16 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-__all__ = ["is_table_row", "is_table_rule", "table_lines", "table_rows"]
+__all__ = ["cells", "is_table_row", "is_table_rule", "table_lines", "table_rows"]
 
 _TABLE_ROW = re.compile(r"^\|.*\|$")
 _TABLE_RULE = re.compile(r"^\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$")
 # "--- | :---:": a rule with a bar between its cells, if none at its ends.
 _FENCES = ("```", "~~~")
 _BARLESS_RULE = re.compile(r"^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)+\|?$")
+# What a row's cells are split at: a bar, but not an escaped one ("\\|") nor one in a
+# code span ("`a|b`"), which GitHub keeps in its cell.
+_CELL_PART = re.compile(r"(`+).*?\1|\\\||(\|)")
 
 
 def table_lines(text: str) -> dict[int, int]:
@@ -102,3 +105,20 @@ def is_table_row(line: str) -> bool:
 def is_table_rule(line: str) -> bool:
     """True for the line under a Markdown table's header row ("|------|:-----:|")."""
     return _TABLE_RULE.match(line) is not None
+
+
+def cells(row: str) -> list[str]:
+    """A table row's cells, stripped, without the empty ones outside its outer bars."""
+    row = row.strip()
+    parts: list[str] = []
+    at = 0
+    for m in _CELL_PART.finditer(row):
+        if m.group(2) is not None:
+            parts.append(row[at : m.start()])
+            at = m.end()
+    parts.append(row[at:])
+    if row.startswith("|"):
+        parts = parts[1:]
+    if row.endswith("|") and len(parts) > 1:
+        parts = parts[:-1]
+    return [c.strip() for c in parts]

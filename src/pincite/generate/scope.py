@@ -14,26 +14,29 @@ from pincite.generate.question import Question
 
 __all__ = ["asks_scope", "describes_itself"]
 
+# Not "plan" ("This plan covers dental cleanings" is what a plan pays for).
 _SELF = (
     r"(?:policy|document|standard|schedule|guide|guideline|guidance|procedure|section|"
-    r"chapter|handbook|specification|spec|publication|plan|page|manual|memo|appendix|"
+    r"chapter|handbook|specification|spec|publication|page|manual|memo|appendix|"
     r"runbook|FAQ|notice|statement|framework|playbook|charter)"
 )
-# "This policy explains", "This document specifies how", "The following section describes",
-# "This Remote Work Policy sets out"; a paper's own "This paper proposes X" is a claim of
-# the paper and is left alone.
+# "This policy explains", "The following section describes", "This Remote Work Policy
+# sets out", also as a bullet. What a document "specifies" or "covers" is its
+# content ("This standard specifies the Rijndael algorithm", "This policy covers all
+# employees"), and a paper's own "This paper proposes X" a claim of the paper.
 _DESCRIBES_ITSELF = re.compile(
-    rf"\s*(?:This|The\s+following|The\s+present)\s+(?:[\w-]+\s+){{0,3}}?{_SELF}s?\s+"
-    r"(?:also\s+|further\s+|briefly\s+)?"
-    r"(?:explains|describes|sets\s+out|outlines|covers|summari[sz]es|discusses|presents|"
-    r"introduces|specifies|documents|addresses|gives\s+an?\s+overview|"
+    rf"\s*(?:[-*•]\s+)?(?:This|The\s+following|The\s+present)\s+(?:[\w-]+\s+){{0,3}}?"
+    rf"{_SELF}s?\s+(?:also\s+|further\s+|briefly\s+)?"
+    r"(?:explains|describes|sets\s+out|outlines|summari[sz]es|discusses|presents|"
+    r"introduces|documents|addresses|gives\s+an?\s+overview|"
     r"provides\s+(?:an?\s+)?(?:overview|guidance|information|details|instructions))\b",
     re.I,
 )
 # What may be asked of a document itself.
 _SCOPE_WORDS = re.compile(
     r"\b(?:purpose|scope|aim|aims|goal|objective|objectives|intended|intent|overview|"
-    r"cover|covers|covered|about|describe|describes|explain|explains|summary|summari[sz]e)\b",
+    r"cover|covers|covered|about|describe|describes|explain|explains|summary|summari[sz]e|"
+    r"outline|outlines|address|addresses|introduce|introduces|specify|specifies)\b",
     re.I,
 )
 

@@ -8,7 +8,7 @@ from pincite.generate.layout import Unit
 from pincite.generate.names import named_in
 from pincite.generate.pool import Piece
 from pincite.generate.question import Question, QuestionKind
-from pincite.generate.rows import is_table_rule
+from pincite.generate.rows import cells, is_table_rule
 from pincite.generate.words import content_stems
 
 __all__ = ["names_row", "table_record"]
@@ -71,15 +71,24 @@ def names_row(question: Question, row: str) -> bool:
     a question may use it in passing. Nor for a yes/no question (see
     ``table_record``).
     """
-    if question.kind is QuestionKind.LIST or question.whether or not _keyed(question, row):
+    if question.kind is QuestionKind.LIST or question.whether:
         return False
     key = _key(row)
+    if not key or not key <= set(question.stems):
+        return False
     return len(key) >= 2 or any(c.isdigit() for w in key for c in w)
 
 
 def _key(row: str) -> set[str]:
-    """The content stems of a row's first cell; none when no other cell says anything."""
-    cells = [c.strip() for c in row.strip().strip("|").split("|")]
-    if len(cells) < 2 or not any(cells[1:]):
+    """The content stems of a row's first cell; none when no other cell says anything.
+
+    Nor a short number alone ("| 1 | Daily snapshots |"): a column counting the
+    rows, which "tier 1" or "step 1" does not name; "| 409 |" is a code.
+    """
+    found = cells(row)
+    if len(found) < 2 or not any(found[1:]):
         return set()
-    return set(content_stems(cells[0]))
+    key = set(content_stems(found[0]))
+    if all(w.isdigit() and len(w) <= 2 for w in key):
+        return set()
+    return key

@@ -17,17 +17,23 @@ _WORD = re.compile(r"\w+")
 # Unicode hyphens too (U+2010, U+2011): PDF text writes them.
 HYPHENATED_NAME = re.compile(r"\b[A-Z][A-Za-z]*(?:[-\u2010\u2011][A-Z][A-Za-z]*)+\b")
 _HYPHENS = ("-", "\u2010", "\u2011")
-_VERSION = re.compile(r"v\d{1,3}")
+# "v1" standing alone; not "api-v1", "V8-based".
+_VERSION = re.compile(r"(?<![\w-])[vV](\d{1,3})(?![\w-])")
 # What such a name's stopword part stems to ("Before-" gives "befor", "Only-" "onli").
 STOPWORD_STEMS = STOPWORDS | frozenset(stem(w) for w in STOPWORDS)
 
 
 def content_stems(text: str) -> list[str]:
-    stems = _content_stems(text)
-    if any(_VERSION.fullmatch(w) for w in stems):
-        # "v1" is "version 1": an API's docs write both, and ask with either.
-        return [p for w in stems for p in (("version", w[1:]) if _VERSION.fullmatch(w) else (w,))]
-    return stems
+    if "v" in text or "V" in text:
+        versions = {f"v{m.group(1)}" for m in _VERSION.finditer(text)}
+        if versions:
+            # "v1" is "version 1": an API's docs write both, and ask with either.
+            return [
+                p
+                for w in _content_stems(text)
+                for p in (("version", w[1:]) if w in versions else (w,))
+            ]
+    return _content_stems(text)
 
 
 def _content_stems(text: str) -> list[str]:
