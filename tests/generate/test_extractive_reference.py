@@ -70,12 +70,41 @@ def test_a_row_key_is_an_entry_only_when_specific_and_named_whole() -> None:
     # A row saying nothing beyond its key, and a question for a list, are left alone.
     assert not names_row(parse_question("What does 422 mean?"), "| 422 | |")
     assert not names_row(parse_question("Which support tickets are kept?"), row)
-    # A column counting the rows names no entry: "tier 1" is not row 1.
-    assert not names_row(parse_question("What is kept for tier 1?"), "| 1 | Daily snapshots |")
-    # A bar inside a code span or escaped is the cell's own.
-    flags = "| `--mode=a|b` | Picks the mode. |"
+    # A column counting the rows names no entry: "tier 1" is not row 1; an exit code is one.
+    tier = parse_question("What is kept for tier 1?")
+    assert not names_row(tier, "| 1 | Daily snapshots |", "| # | Backups |")
+    assert not names_row(tier, "| 1 | Daily snapshots |", "| **No.** | Backups |")
+    assert names_row(tier, "| 1 | Daily snapshots |", "| Tier | Backups |")
+    assert names_row(
+        parse_question("What does exit code 2 mean?"), "| 2 | Usage error |", "| Code | Meaning |"
+    )
+    # An escaped bar is the cell's own; GitHub splits at any other, in code spans too.
+    flags = "| `--mode=a\\|b` | Picks the mode. |"
     assert names_row(parse_question("What does --mode=a|b do?"), flags)
     assert not names_row(parse_question("What does b do?"), flags)
+
+
+def test_a_table_cell_is_what_github_renders() -> None:
+    from pincite.generate.rows import cells
+
+    assert cells("| a | b |") == ["a", "b"]
+    assert cells("a | b") == ["a", "b"]
+    assert cells("| a \\| b | c |") == ["a \\| b", "c"]
+    assert cells("| a \\\\| b |") == ["a \\\\", "b"]  # a backslash, then a bar
+    assert cells("| `x|y` | z |") == ["`x", "y`", "z"]
+    assert cells("| 1 | |") == ["1", ""]
+
+
+def test_a_row_named_by_a_short_code_answers_under_a_header_naming_codes() -> None:
+    p = passage(
+        1,
+        "## Exit codes\n\nThe CLI exits with one of these codes. Code 2 is also written to the "
+        "log.\n\n| Code | Meaning |\n|---|---|\n| 0 | Success |\n"
+        "| 2 | Invalid arguments or usage error |\n| 64 | Configuration file not found |\n",
+    )
+    generation = generate("What does exit code 64 mean?", p)
+    assert "| 64 | Configuration file not found |" in generation.claims[0].text
+    assert_pinned(generation, [p])
 
 
 def test_a_document_describing_itself_answers_only_what_it_covers() -> None:
@@ -105,6 +134,8 @@ def test_what_counts_as_a_document_describing_itself() -> None:
         "This policy covers all employees and contractors.",
     ):
         assert not describes_itself(text), text
+    assert describes_itself("This section covers how to rotate API keys safely.")
+    assert describes_itself("This document specifies the steps to rotate a key.")
     assert asks_scope(parse_question("What is the purpose of the retention schedule?"))
     assert asks_scope(parse_question("What does RFC 9110 specify?"))
     assert not asks_scope(parse_question("Who may work remotely?"))
@@ -121,6 +152,9 @@ def test_the_consequence_of_a_named_code_opens_with_that_code() -> None:
     # A product's name holding a digit is no status code.
     named = parse_question("What happens if P1 is paged?")
     assert not kind_cue(named, "P1 incidents page the on-call engineer.", {"p1", "paged"})
+    # An error code holding letters is a code.
+    coded = parse_question("What happens when a request returns E4012?")
+    assert kind_cue(coded, "E4012 errors revoke the API key.", {"e4012", "returns", "request"})
 
 
 def test_v1_is_version_1() -> None:
@@ -136,6 +170,7 @@ def test_v1_is_version_1() -> None:
     # Only "v1" standing alone: not a path's "api-v1", nor "V8-based".
     assert content_stems("the api-v1 host") == ["api", "v1", "host"]
     assert content_stems("a V8-based runtime") == ["v8", "base", "runtim"]
+    assert content_stems("the api\u2011v1 host") == ["api", "v1", "host"]  # a PDF's hyphen
     # A table row naming "Version 1" is named by a question's "v1".
     table = passage(
         2,
@@ -179,6 +214,11 @@ def test_need_asks_for_what_is_required_and_max_for_what_is_at_most() -> None:
     assert obligations("We design around customer needs.", {"need"}) == set()
     assert obligations("Backups run every 15 min.", {"minimum"}) == set()
     assert obligations("Requests can take up to three days.", {"max"}) == {"max"}
+    for text in ("reimbursed up to USD 200", "up to forty-eight hours", "up to ninety (90) days"):
+        assert obligations(text, {"max"}) == {"max"}, text
+    for text in ("Contractors need written approval.", "Changes needs two approvals."):
+        assert obligations(text, {"requir"}) == {"requir"}, text
+    assert obligations("We meet the needs of users.", {"requir"}) == set()
 
 
 def test_a_setting_name_in_snake_case_is_its_words() -> None:
@@ -311,6 +351,22 @@ def test_a_second_claim_names_the_version_the_question_names() -> None:
     )
     texts = [c.text for c in generate("When was 4.2.0 released?", p).claims]
     assert texts == ["Release 4.2.0 shipped on 14 October 2026."]
-    # A question naming no version takes both.
+    # A question naming no version takes both, one naming both takes both.
     texts = [c.text for c in generate("When did releases ship?", p).claims]
     assert len(texts) == 2
+    codes = passage(
+        2,
+        "## Errors\n\nA 401 status code means the request lacks valid credentials.\n\n"
+        "A 403 status code means the server refuses to authorize the request.\n",
+    )
+    texts = [c.text for c in generate("What do status codes 401 and 403 mean?", codes).claims]
+    assert "401" in " ".join(texts) and "403" in " ".join(texts), texts
+    # A sentence naming another kind of number may still answer.
+    fips = passage(
+        3,
+        "FIPS 200 specifies minimum security requirements for federal information systems. "
+        "Agencies meet the minimum security requirements by using the controls in SP 800-53.\n",
+    )
+    asked = "Which controls must agencies use to meet the FIPS 200 minimum security requirements?"
+    texts = [c.text for c in generate(asked, fips).claims]
+    assert any("800-53" in t for t in texts), texts

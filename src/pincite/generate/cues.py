@@ -15,7 +15,7 @@ from pincite.generate.question import Question, QuestionKind
 from pincite.generate.words import stem
 from pincite.numbers import NUMBER_WORDS
 
-__all__ = ["counts_asked", "kind_cue", "speaks_as_authors", "states_expected"]
+__all__ = ["AMOUNT", "counts_asked", "kind_cue", "speaks_as_authors", "states_expected"]
 
 _NUMBERISH = re.compile(
     r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|hundred|thousand|million|"
@@ -48,11 +48,13 @@ _CAUSAL = re.compile(
 _CURRENCY = "USD|EUR|GBP|CHF|JPY|CAD|AUD|NZD|CNY|INR|SEK|NOK|DKK"
 _NUMBER_WORD = (
     r"(?:\d+(?:[.,]\d+)*|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
-    r"thirteen|fourteen|fifteen|sixteen|eighteen|twenty|thirty|forty|fifty|sixty|seventy|"
-    r"eighty|ninety|hundred|several|few)"
+    r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|"
+    r"sixty|seventy|eighty|ninety|hundred|several|few)"
     # A contract's "thirty (30)", "forty-five (45)": the word, then the figure.
     r"(?:-\w+)?(?:\s+\(\d+\))?"
 )
+# An amount as a sentence opens it: "$200", "USD 200", "forty-eight", "ninety (90)", "3".
+AMOUNT = rf"(?:[$€£¥]\s?\d|(?:{_CURRENCY})\s?\d|{_NUMBER_WORD}\b)"
 # What a number question's expected quantity looks like in a sentence (``Question.expects``).
 _TYPED = {
     "duration": re.compile(
@@ -140,9 +142,10 @@ def kind_cue(question: Question, text: str, asked: set[str]) -> bool:
         # endpoint returns 410?": "A 410 Gone response disables ...").
         if _OPENS_WITH_CONDITION.match(text) is not None:
             return True
-        # A status code (all digits, three or more), not a product's "P1", "2FA", "S3".
+        # A code of three digits or more ("410", "E4012"), not a product's "P1", "2FA", "S3".
         return any(
-            w in asked and w.isdigit() and len(w) >= 3 for w in _WORD.findall(text)[:_SUBJECT_WORDS]
+            w.casefold() in asked and sum(c.isdigit() for c in w) >= 3
+            for w in _WORD.findall(text)[:_SUBJECT_WORDS]
         )
     if kind is QuestionKind.LIST and (
         _announces_count(question, text) or _introduces_members(question, text)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from pincite.generate.cues import AMOUNT
 from pincite.generate.words import content_stems
 
 __all__ = ["obligations"]
@@ -22,18 +23,19 @@ __all__ = ["obligations"]
 _OBLIGATION = frozenset(
     content_stems("required requires mandatory compulsory obligatory must shall need needs")
 )
-# "need" as a verb ("you need a badge", "needs to be signed"), not "customer needs".
+# "need" as a verb ("you need a badge", "needs two approvals"), not the noun ending a
+# phrase ("customer needs.", "the needs of users").
 _STATED = re.compile(
     r"\b(?:must|shall|required|requires?|mandatory|compulsory|obligatory|needed|"
-    r"needs?\s+(?:to|a|an|the|your|their|our|its)\b)",
+    r"needs?\b(?!\s*(?:[.,;:!?)]|$)|\s+(?:and|or|of|for|are|is|that|which|will|were|in|at|by|"
+    r"with)\b))",
     re.I,
 )
 _MAXIMUM = frozenset(content_stems("max maximum most cap limit"))
 # "up to" an amount ("up to 5 MB", "up to three days"), not "up to date", "up to you".
 _AT_MOST = re.compile(
     r"\b(?:(?:at\s+most|no\s+more\s+than|maximum|max|not\s+(?:to\s+)?exceed\w*|"
-    r"capped\s+at|limited\s+to)\b|up\s+to\s+(?=[$€£]?\d|(?:an?|one|two|three|four|five|six|"
-    r"seven|eight|nine|ten|twelve|fifteen|twenty|thirty|fifty|sixty|hundred)\b))",
+    rf"capped\s+at|limited\s+to)\b|up\s+to\s+(?={AMOUNT}))",
     re.I,
 )
 _MINIMUM = frozenset(content_stems("min minimum least"))

@@ -167,15 +167,16 @@ class ExtractiveGenerator:
             return Generation(claims=(), sufficient_context=False, summary=summary, raw=raw)
         best = ranked[0]
         chosen = [best]
-        codes = _codes_in(question, best.text)
+        asked = _codes(question)
+        codes = asked & _codes(best.text) if asked else asked
         for cand in ranked[1:]:
             if len(chosen) >= self.config.max_claims:
                 break
             close = cand.score >= best.score * self.config.second_ratio
             if not close or cand.score < threshold:
                 continue
-            if not codes <= _codes_in(question, cand.text):
-                continue  # "When was 4.2.0 released?": not also the 4.1.0 heading
+            if codes and _another_code(asked, codes, _codes(cand.text)):
+                continue  # "When was 4.2.0 released?": not also 4.1.0's line
             if not any(_overlap(cand, c) or _same_words(cand, c) for c in chosen):
                 chosen.append(cand)
         claims = tuple(_claim(c.pieces) for c in chosen)
@@ -252,14 +253,25 @@ class ExtractiveGenerator:
 
 # A version, a code or a figure as written: "4.2.0", "410", "SEV1", "RFC 7231"'s "7231".
 _CODE = re.compile(r"\w*\d[\w.-]*\w|\d")
+_DIGIT = re.compile(r"\d")
 
 
-def _codes_in(question: str, text: str) -> set[str]:
-    """The codes and figures the question names that ``text`` also holds."""
-    asked = {m.group().casefold() for m in _CODE.finditer(question)}
-    if not asked:
-        return set()
-    return asked & {m.group().casefold() for m in _CODE.finditer(text)}
+def _codes(text: str) -> set[str]:
+    return {m.group().casefold() for m in _CODE.finditer(text)} if _DIGIT.search(text) else set()
+
+
+def _another_code(asked: set[str], answered: set[str], held: set[str]) -> bool:
+    """True when ``held`` names none of the ``asked`` codes but another of the form of
+    those the best claim ``answered``.
+
+    "Release 4.1.0 shipped on 2 July" names another release than "4.2.0"; a
+    sentence naming "800-53" for a question on "FIPS 200", or no code at all,
+    may still answer it, and so may the "403" sentence of "401 and 403".
+    """
+    if held & asked:
+        return False
+    forms = {_DIGIT.sub("9", c) for c in answered}
+    return any(_DIGIT.sub("9", c) in forms for c in held)
 
 
 def _overlap(a: Candidate, b: Candidate) -> bool:

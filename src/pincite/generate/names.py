@@ -77,7 +77,7 @@ def named_thing(runs: list[list[str]]) -> tuple[str, ...]:
 
 
 # "v1", standing alone (not "api-v1", "V8-based"): "version 1", as a name too.
-_VERSION = re.compile(r"(?<![\w-])v(\d{1,3})(?![\w-])")
+_VERSION = re.compile(r"(?<![\w\u2010\u2011-])v(\d{1,3})(?![\w\u2010\u2011-])")
 
 
 def _spelled(folded: str) -> str:

@@ -12,9 +12,9 @@ _TABLE_RULE = re.compile(r"^\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$")
 # "--- | :---:": a rule with a bar between its cells, if none at its ends.
 _FENCES = ("```", "~~~")
 _BARLESS_RULE = re.compile(r"^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)+\|?$")
-# What a row's cells are split at: a bar, but not an escaped one ("\\|") nor one in a
-# code span ("`a|b`"), which GitHub keeps in its cell.
-_CELL_PART = re.compile(r"(`+).*?\1|\\\||(\|)")
+# What a row's cells are split at: a bar, not an escaped one ("\\|"); as in GitHub's
+# tables, a bar in a code span splits too, and "\\\\|" is a backslash, then a bar.
+_CELL_PART = re.compile(r"\\.|(\|)")
 
 
 def table_lines(text: str) -> dict[int, int]:
@@ -113,7 +113,7 @@ def cells(row: str) -> list[str]:
     parts: list[str] = []
     at = 0
     for m in _CELL_PART.finditer(row):
-        if m.group(2) is not None:
+        if m.group(1) is not None:
             parts.append(row[at : m.start()])
             at = m.end()
     parts.append(row[at:])

@@ -21,14 +21,17 @@ _SELF = (
     r"runbook|FAQ|notice|statement|framework|playbook|charter)"
 )
 # "This policy explains", "The following section describes", "This Remote Work Policy
-# sets out", also as a bullet. What a document "specifies" or "covers" is its
-# content ("This standard specifies the Rijndael algorithm", "This policy covers all
-# employees"), and a paper's own "This paper proposes X" a claim of the paper.
+# sets out", also as a bullet; "This section covers how to ...". What a document
+# "specifies" or "covers" otherwise is its content ("This standard specifies the
+# Rijndael algorithm", "This policy covers all employees"), and a paper's own
+# "This paper proposes X" a claim of the paper.
 _DESCRIBES_ITSELF = re.compile(
     rf"\s*(?:[-*•]\s+)?(?:This|The\s+following|The\s+present)\s+(?:[\w-]+\s+){{0,3}}?"
     rf"{_SELF}s?\s+(?:also\s+|further\s+|briefly\s+)?"
     r"(?:explains|describes|sets\s+out|outlines|summari[sz]es|discusses|presents|"
     r"introduces|documents|addresses|gives\s+an?\s+overview|"
+    r"(?:covers|specifies)\s+(?:how|what|when|where|who|whom|why|which|"
+    r"the\s+(?:steps|procedures?|process(?:es)?|rules|requirements)\b)|"
     r"provides\s+(?:an?\s+)?(?:overview|guidance|information|details|instructions))\b",
     re.I,
 )

@@ -176,7 +176,10 @@ def candidates(
                 # A cover page's line is about its document: the title says whose date it is.
                 subjects[len(drafts)] = set(content_stems(p.title))
                 # A row whose key the question names is that entry of the table.
-                keyed = u.row and names_row(question, p.text[u.start : u.end])
+                head = record[0]
+                keyed = u.row and names_row(
+                    question, p.text[u.start : u.end], head[0].text[head[1] : head[2]]
+                )
                 drafts.append((record, record, title, scoring.pattern_share * keyed, u.role))
                 continue
             if u.role not in _CLAIMABLE:

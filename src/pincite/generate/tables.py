@@ -54,16 +54,19 @@ def table_record(
     ruled = j + 1 < len(units) and is_table_rule(p.text[units[j + 1].start : units[j + 1].end])
     if j == 0 and p.start > 0 and not ruled:
         return None  # the chunk may open mid-table: its first row need not be the header
+    head = p.text[header.start : header.end]
+    if question.kind is not QuestionKind.NUMBER and not _keyed(question, row, head):
+        return None
     return ((p, header.start, header.end), (p, units[i].start, units[i].end))
 
 
-def _keyed(question: Question, row: str) -> bool:
+def _keyed(question: Question, row: str, header: str | None = None) -> bool:
     """True when the question names the row's first cell, and the row says more than it."""
-    key = _key(row)
+    key = _key(row, header)
     return bool(key) and key <= set(question.stems)
 
 
-def names_row(question: Question, row: str) -> bool:
+def names_row(question: Question, row: str, header: str | None = None) -> bool:
     """True when a question names a row's key, and the key is specific.
 
     Such a row is an entry of the table, as a label is of a glossary: "409"
@@ -73,22 +76,29 @@ def names_row(question: Question, row: str) -> bool:
     """
     if question.kind is QuestionKind.LIST or question.whether:
         return False
-    key = _key(row)
+    key = _key(row, header)
     if not key or not key <= set(question.stems):
         return False
     return len(key) >= 2 or any(c.isdigit() for w in key for c in w)
 
 
-def _key(row: str) -> set[str]:
+# A first column that counts the rows: its numbers name no entry ("| # |", "| No. |").
+_INDEX_HEADS = frozenset({"", "#", "no", "no.", "nr", "nr.", "n", "number", "row", "index", "item"})
+
+
+def _key(row: str, header: str | None = None) -> set[str]:
     """The content stems of a row's first cell; none when no other cell says anything.
 
-    Nor a short number alone ("| 1 | Daily snapshots |"): a column counting the
-    rows, which "tier 1" or "step 1" does not name; "| 409 |" is a code.
+    Nor a short number under a header that counts the rows ("| # |" over "| 1 |
+    Daily snapshots |": "tier 1" names no row 1); an exit code's "| 2 |" or a
+    port's "| 80 |" is an entry.
     """
     found = cells(row)
     if len(found) < 2 or not any(found[1:]):
         return set()
     key = set(content_stems(found[0]))
-    if all(w.isdigit() and len(w) <= 2 for w in key):
-        return set()
+    if header is not None and all(w.isdigit() and len(w) <= 2 for w in key):
+        head = cells(header)
+        if not head or head[0].strip("*_` ").casefold() in _INDEX_HEADS:
+            return set()
     return key

@@ -18,7 +18,7 @@ _WORD = re.compile(r"\w+")
 HYPHENATED_NAME = re.compile(r"\b[A-Z][A-Za-z]*(?:[-\u2010\u2011][A-Z][A-Za-z]*)+\b")
 _HYPHENS = ("-", "\u2010", "\u2011")
 # "v1" standing alone; not "api-v1", "V8-based".
-_VERSION = re.compile(r"(?<![\w-])[vV](\d{1,3})(?![\w-])")
+_VERSION = re.compile(r"(?<![\w\u2010\u2011-])[vV](\d{1,3})(?![\w\u2010\u2011-])")
 # What such a name's stopword part stems to ("Before-" gives "befor", "Only-" "onli").
 STOPWORD_STEMS = STOPWORDS | frozenset(stem(w) for w in STOPWORDS)
 
