@@ -74,6 +74,8 @@ def test_a_row_key_is_an_entry_only_when_specific_and_named_whole() -> None:
     tier = parse_question("What is kept for tier 1?")
     assert not names_row(tier, "| 1 | Daily snapshots |", "| # | Backups |")
     assert not names_row(tier, "| 1 | Daily snapshots |", "| **No.** | Backups |")
+    assert not names_row(tier, "| 1 | Daily snapshots |", "| Sl. No. | Backups |")
+    assert not names_row(tier, "| 1 | Daily snapshots |")
     assert names_row(tier, "| 1 | Daily snapshots |", "| Tier | Backups |")
     assert names_row(
         parse_question("What does exit code 2 mean?"), "| 2 | Usage error |", "| Code | Meaning |"
@@ -136,6 +138,11 @@ def test_what_counts_as_a_document_describing_itself() -> None:
         assert not describes_itself(text), text
     assert describes_itself("This section covers how to rotate API keys safely.")
     assert describes_itself("This document specifies the steps to rotate a key.")
+    # One that goes on to say it answers.
+    assert not describes_itself(
+        "This section covers what happens if either party terminates early: the Customer "
+        "pays all fees due through the end of the term."
+    )
     assert asks_scope(parse_question("What is the purpose of the retention schedule?"))
     assert asks_scope(parse_question("What does RFC 9110 specify?"))
     assert not asks_scope(parse_question("Who may work remotely?"))
@@ -218,7 +225,13 @@ def test_need_asks_for_what_is_required_and_max_for_what_is_at_most() -> None:
         assert obligations(text, {"max"}) == {"max"}, text
     for text in ("Contractors need written approval.", "Changes needs two approvals."):
         assert obligations(text, {"requir"}) == {"requir"}, text
-    assert obligations("We meet the needs of users.", {"requir"}) == set()
+    for text in (
+        "We meet the needs of users.",
+        "Business needs change often.",
+        "Approvals are reviewed as business needs change.",
+        "Access is granted on a needs basis.",
+    ):
+        assert obligations(text, {"requir"}) == set(), text
 
 
 def test_a_setting_name_in_snake_case_is_its_words() -> None:
@@ -351,6 +364,14 @@ def test_a_second_claim_names_the_version_the_question_names() -> None:
     )
     texts = [c.text for c in generate("When was 4.2.0 released?", p).claims]
     assert texts == ["Release 4.2.0 shipped on 14 October 2026."]
+    # Another release however its numbers run, and a "v" before the asked one.
+    other = passage(
+        4,
+        "# Release notes\n\nRelease v4.2.0 shipped on 14 October 2026. Release 4.10.0 shipped "
+        "on 2 December 2026.\n",
+    )
+    texts = [c.text for c in generate("When was 4.2.0 released?", other).claims]
+    assert texts == ["Release v4.2.0 shipped on 14 October 2026."]
     # A question naming no version takes both, one naming both takes both.
     texts = [c.text for c in generate("When did releases ship?", p).claims]
     assert len(texts) == 2
@@ -370,3 +391,22 @@ def test_a_second_claim_names_the_version_the_question_names() -> None:
     asked = "Which controls must agencies use to meet the FIPS 200 minimum security requirements?"
     texts = [c.text for c in generate(asked, fips).claims]
     assert any("800-53" in t for t in texts), texts
+
+
+def test_a_release_notes_dated_line_and_short_sentences_are_claims() -> None:
+    from pincite.generate.layout import Role, layout
+
+    text = (
+        "# Release notes\n\n## Version 4.2.0\n\nReleased on 14 October 2026. Adds single "
+        "sign-on.\n\n## Version 4.1.0\n\nReleased on 2 July 2026. Adds dark mode.\n"
+    )
+    roles = {text[u.start : u.end]: u.role for u in layout(text)}
+    # A dated field, not a term's label; a short sentence inside its paragraph, no fragment.
+    assert roles["Released on 14 October 2026."] is Role.STATEMENT
+    assert roles["Adds single sign-on."] is Role.STATEMENT
+    p = passage(1, text)
+    assert generate("When was 4.2.0 released?", p).claims[0].text.startswith("Released on 14")
+    assert generate("When was dark mode added?", p).claims[0].text.startswith("Adds dark mode")
+    # A term's label is still one ("Rapid elasticity." opening its definition).
+    label = "Rapid elasticity. Capabilities can be elastically provisioned and released."
+    assert layout(label)[0].role is Role.LABEL

@@ -23,12 +23,17 @@ __all__ = ["obligations"]
 _OBLIGATION = frozenset(
     content_stems("required requires mandatory compulsory obligatory must shall need needs")
 )
-# "need" as a verb ("you need a badge", "needs two approvals"), not the noun ending a
-# phrase ("customer needs.", "the needs of users").
+# "need" as a verb: after its subject or a modal ("you need", "contractors need", "will
+# need"), or before what is needed ("needs to", "needs two approvals", "need written
+# approval"); not the noun ("business needs change", "as needs dictate").
+_NEED = (
+    r"(?:i|you|we|they|he|she|it|everyone|anyone|employees|staff|contractors|users|"
+    r"customers|will|may|might|would|should|do|does|not|also|only|still)\s+needs?\b|"
+    r"needs?\s+(?:to|a|an|the|your|their|our|its|his|her|my|written|prior|explicit|"
+    r"approval|approvals|permission|consent|at\s+least|\d+|one|two|three)\b"
+)
 _STATED = re.compile(
-    r"\b(?:must|shall|required|requires?|mandatory|compulsory|obligatory|needed|"
-    r"needs?\b(?!\s*(?:[.,;:!?)]|$)|\s+(?:and|or|of|for|are|is|that|which|will|were|in|at|by|"
-    r"with)\b))",
+    rf"\b(?:must|shall|required|requires?|mandatory|compulsory|obligatory|needed|{_NEED})",
     re.I,
 )
 _MAXIMUM = frozenset(content_stems("max maximum most cap limit"))

@@ -251,13 +251,20 @@ class ExtractiveGenerator:
         return np.vstack([found[s] for s in texts])
 
 
-# A version, a code or a figure as written: "4.2.0", "410", "SEV1", "RFC 7231"'s "7231".
+# A version, a code or a figure as written: "4.2.0", "410", "SEV1", "RFC 7231"'s "7231";
+# a version's "v" is no part of it ("v4.2.0" is "4.2.0").
 _CODE = re.compile(r"\w*\d[\w.-]*\w|\d")
 _DIGIT = re.compile(r"\d")
+_DIGITS = re.compile(r"\d+")
+_VERSION_V = re.compile(r"v(?=\d)")
 
 
 def _codes(text: str) -> set[str]:
-    return {m.group().casefold() for m in _CODE.finditer(text)} if _DIGIT.search(text) else set()
+    """The codes of ``text``, less small numbers ("2", "30"), which name no release or code."""
+    if not _DIGIT.search(text):
+        return set()
+    found = (_VERSION_V.sub("", m.group().casefold(), count=1) for m in _CODE.finditer(text))
+    return {c for c in found if not (c.isdigit() and len(c) < 3)}
 
 
 def _another_code(asked: set[str], answered: set[str], held: set[str]) -> bool:
@@ -270,8 +277,8 @@ def _another_code(asked: set[str], answered: set[str], held: set[str]) -> bool:
     """
     if held & asked:
         return False
-    forms = {_DIGIT.sub("9", c) for c in answered}
-    return any(_DIGIT.sub("9", c) in forms for c in held)
+    forms = {_DIGITS.sub("9", c) for c in answered}
+    return any(_DIGITS.sub("9", c) in forms for c in held)
 
 
 def _overlap(a: Candidate, b: Candidate) -> bool:

@@ -135,7 +135,10 @@ _LABEL_WORDS = 7
 # Words a label may hold in sentence case; a longer one is title-cased.
 _LABEL_SENTENCE_CASE = 3
 _NUMBERED_LABEL = re.compile(r"^\d{1,2}\.\s+[A-Z][^.]*\.$")
-_FIELD = re.compile(r"[A-Z][a-z]+(?: [a-z]+)?: (?:[A-Z][a-z]+ )?\d")  # "Last reviewed: May 2026."
+# "Last reviewed: May 2026.", and a release note's "Released on 14 October 2026."
+_FIELD = re.compile(
+    r"[A-Z][a-z]+(?: [a-z]+)?: (?:[A-Z][a-z]+ )?\d|[A-Z][a-z]+ed (?:on|in) (?:[A-Z][a-z]+ )?\d"
+)
 _LEADIN_WORDS = 25
 _HEADING_WORDS = 12
 # A label names a term; a short sentence with a verb ("Cloud computing is an
@@ -388,13 +391,20 @@ def _role(text: str, spans: list[tuple[int, int]], i: int, rows: dict[int, int])
         nxt = spans[i + 1][0] if i + 1 < len(spans) else None
         same_line = nxt is not None and "\n" not in text[e:nxt]
         verbless = not any(w.casefold() in _VERBS for w in words)
-        if verbless and sentence[:1].isupper() and _names_a_term(words):
+        if (
+            verbless
+            and sentence[:1].isupper()
+            and _names_a_term(words)
+            and not _FIELD.match(sentence)
+        ):
             # "Platform as a Service (PaaS)." alone on its line is a heading.
             return Role.LABEL if same_line else Role.HEADING
     if stands_alone(text, s, e):
         return Role.HEADING  # an FAQ's question over its answer ("<summary>Can I …?")
     if is_statement(sentence) or _short_statement(words):
         return Role.STATEMENT
+    if not at_line_start and len(words) >= 3 and sentence[:1].isupper() and stripped.endswith("."):
+        return Role.STATEMENT  # a release note's "Adds dark mode.", inside its paragraph
     if unfinished and len(words) <= _HEADING_WORDS and at_line_start:
         return Role.HEADING
     return Role.FRAGMENT

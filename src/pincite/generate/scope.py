@@ -35,6 +35,8 @@ _DESCRIBES_ITSELF = re.compile(
     r"provides\s+(?:an?\s+)?(?:overview|guidance|information|details|instructions))\b",
     re.I,
 )
+# Words after a self-description's colon that say what it announces.
+_SAYS_WORDS = 4
 # What may be asked of a document itself.
 _SCOPE_WORDS = re.compile(
     r"\b(?:purpose|scope|aim|aims|goal|objective|objectives|intended|intent|overview|"
@@ -45,8 +47,16 @@ _SCOPE_WORDS = re.compile(
 
 
 def describes_itself(text: str) -> bool:
-    """True for a sentence that says what its own document or section is about."""
-    return _DESCRIBES_ITSELF.match(text) is not None
+    """True for a sentence that says what its own document or section is about.
+
+    Not one that goes on to say it ("This section covers what happens if either
+    party terminates early: the Customer pays all fees due ...").
+    """
+    m = _DESCRIBES_ITSELF.match(text)
+    if m is None:
+        return False
+    _, colon, said = text[m.end() :].partition(": ")
+    return not (colon and len(said.split()) >= _SAYS_WORDS)
 
 
 def asks_scope(question: Question) -> bool:

@@ -38,7 +38,7 @@ def table_record(
             return None
         if question.expects is not None and not states_expected(question, row):
             return None
-    elif question.kind is QuestionKind.LIST or question.whether or not _keyed(question, row):
+    elif question.kind is QuestionKind.LIST or question.whether or not _keyed(question, row, None):
         return None
     if question.names and not named_in(question.names, row):
         return None  # a row on SP 800-46 Revision 1 says nothing of Revision 3
@@ -60,14 +60,24 @@ def table_record(
     return ((p, header.start, header.end), (p, units[i].start, units[i].end))
 
 
-def _keyed(question: Question, row: str, header: str | None = None) -> bool:
-    """True when the question names the row's first cell, and the row says more than it."""
-    key = _key(row, header)
-    return bool(key) and key <= set(question.stems)
+def _keyed(question: Question, row: str, header: str | None) -> bool:
+    """True when the question names the row's first cell, and the row says more than it.
+
+    A short number alone ("| 1 |", "| 64 |") is named only with its column: "exit
+    code 64" under "| Code |", "tier 1" under "| Tier |", not "tier 1" under "| # |"
+    or "| Sl. No. |". Without the header (``table_record``'s first look) it may be.
+    """
+    key = _key(row)
+    if not key or not key <= set(question.stems):
+        return False
+    if header is None or not all(w.isdigit() and len(w) <= 2 for w in key):
+        return True
+    head = cells(header)
+    return bool(head) and bool(set(content_stems(head[0])) & set(question.stems))
 
 
-def names_row(question: Question, row: str, header: str | None = None) -> bool:
-    """True when a question names a row's key, and the key is specific.
+def names_row(question: Question, row: str, header: str = "") -> bool:
+    """True when a question names a row's key (under ``header``), and the key is specific.
 
     Such a row is an entry of the table, as a label is of a glossary: "409"
     or "Support tickets" is; one common word ("Free", "Standard") is not, as
@@ -76,29 +86,15 @@ def names_row(question: Question, row: str, header: str | None = None) -> bool:
     """
     if question.kind is QuestionKind.LIST or question.whether:
         return False
-    key = _key(row, header)
-    if not key or not key <= set(question.stems):
+    if not _keyed(question, row, header):
         return False
+    key = _key(row)
     return len(key) >= 2 or any(c.isdigit() for w in key for c in w)
 
 
-# A first column that counts the rows: its numbers name no entry ("| # |", "| No. |").
-_INDEX_HEADS = frozenset({"", "#", "no", "no.", "nr", "nr.", "n", "number", "row", "index", "item"})
-
-
-def _key(row: str, header: str | None = None) -> set[str]:
-    """The content stems of a row's first cell; none when no other cell says anything.
-
-    Nor a short number under a header that counts the rows ("| # |" over "| 1 |
-    Daily snapshots |": "tier 1" names no row 1); an exit code's "| 2 |" or a
-    port's "| 80 |" is an entry.
-    """
+def _key(row: str) -> set[str]:
+    """The content stems of a row's first cell; none when no other cell says anything."""
     found = cells(row)
     if len(found) < 2 or not any(found[1:]):
         return set()
-    key = set(content_stems(found[0]))
-    if header is not None and all(w.isdigit() and len(w) <= 2 for w in key):
-        head = cells(header)
-        if not head or head[0].strip("*_` ").casefold() in _INDEX_HEADS:
-            return set()
-    return key
+    return set(content_stems(found[0]))
