@@ -291,6 +291,9 @@ def test_a_listed_noun_in_y_or_ure_is_read_as_its_verb() -> None:
         ("erasure", "erase"),
         ("disclosure", "disclosed"),
         ("companies", "company"),
+        ("paid", "payable"),
+        ("kept", "keeps"),
+        ("sent", "sending"),
     ):
         assert family_stem(a) == family_stem(b), (a, b)
     # Only the listed ones: a rule joined these.
@@ -303,6 +306,8 @@ def test_a_listed_noun_in_y_or_ure_is_read_as_its_verb() -> None:
         ("feature", "feat"),
         ("pressure", "press"),
         ("culture", "cult"),
+        ("given", "give"),
+        ("found", "find"),
     ):
         assert family_stem(a) != family_stem(b), (a, b)
 
@@ -410,3 +415,40 @@ def test_a_release_notes_dated_line_and_short_sentences_are_claims() -> None:
     # A term's label is still one ("Rapid elasticity." opening its definition).
     label = "Rapid elasticity. Capabilities can be elastically provisioned and released."
     assert layout(label)[0].role is Role.LABEL
+
+
+def test_when_something_is_due_is_answered_by_its_deadline() -> None:
+    p = passage(
+        1,
+        "## Leavers\n\n"
+        "- **JML-03.** A leaver's accounts must be disabled by the IT service desk.\n"
+        "- **JML-04.** A leaver's accounts must be disabled by the end of their last working "
+        "day.\n",
+    )
+    text = generate("When are a leaver's accounts disabled?", p).claims[0].text
+    assert "by the end of their last working day" in text
+    # A deadline is an amount of time or a named end, not "within the time" in passing.
+    from pincite.generate.cues import kind_cue
+
+    question = parse_question("When are invoices paid?")
+    assert kind_cue(question, "Invoices are payable within thirty (30) days.", set())
+    assert not kind_cue(question, "A request arrives within the time allowed.", set())
+
+
+def test_a_sentence_pointing_back_with_its_is_quoted_with_the_one_it_points_to() -> None:
+    p = passage(
+        1,
+        "3. Terminology\n\n"
+        "Base delay: the starting delay of the backoff algorithm, written BASE. Its default "
+        "value is 100 milliseconds.\n\n"
+        "With the default values, the delay before the second attempt is 100 ms.\n",
+    )
+    generation = generate("What is the default base delay?", p)
+    assert generation.claims[0].text == (
+        "Base delay: the starting delay of the backoff algorithm, written BASE. Its default "
+        "value is 100 milliseconds."
+    )
+    assert_pinned(generation, [p])
+    # Not across a paragraph, nor for "It" (often no one thing: "It is recommended ...").
+    apart = passage(2, "Base delay is written BASE.\n\nIts default value is 100 milliseconds.\n")
+    assert generate("What is the default value?", apart).claims[0].text.startswith("Its default")

@@ -25,6 +25,10 @@ _NUMBERISH = re.compile(
 _CONDITIONAL = re.compile(
     r"\b(?:if|when|whenever|unless|only|provided|until|before|after|in\s+case)\b", re.I
 )
+# "When do invoices have to be paid?" asks for a time as often as for a condition:
+# "within thirty (30) days", "by the end of their last working day"; not "within the
+# time the server was prepared to wait".
+_WHEN = re.compile(r"\s*when\b", re.I)
 _PROCEDURAL = re.compile(r"\b(?:MUST|SHOULD|SHALL|must|should|shall|first|then|step|by\s+\w+ing)\b")
 # The same cues as ``_NUMBERISH``, one whole token at a time so each can be
 # compared with the question's own words.
@@ -55,6 +59,11 @@ _NUMBER_WORD = (
 )
 # An amount as a sentence opens it: "$200", "USD 200", "forty-eight", "ninety (90)", "3".
 AMOUNT = rf"(?:[$€£¥]\s?\d|(?:{_CURRENCY})\s?\d|{_NUMBER_WORD}\b)"
+_DEADLINE = re.compile(
+    rf"\b(?:within\s+(?={_NUMBER_WORD}\b)|no\s+later\s+than|in\s+advance|"
+    r"by\s+the\s+end\s+of)",
+    re.I,
+)
 # What a number question's expected quantity looks like in a sentence (``Question.expects``).
 _TYPED = {
     "duration": re.compile(
@@ -150,6 +159,8 @@ def kind_cue(question: Question, text: str, asked: set[str]) -> bool:
     if kind is QuestionKind.LIST and (
         _announces_count(question, text) or _introduces_members(question, text)
     ):
+        return True
+    if kind is QuestionKind.CONDITION and _WHEN.match(question.text) and _DEADLINE.search(text):
         return True
     if kind is not QuestionKind.NUMBER:
         return cue_re.search(text) is not None

@@ -277,8 +277,14 @@ def _another_code(asked: set[str], answered: set[str], held: set[str]) -> bool:
     """
     if held & asked:
         return False
-    forms = {_DIGITS.sub("9", c) for c in answered}
-    return any(_DIGITS.sub("9", c) in forms for c in held)
+    forms = {_form(c) for c in answered}
+    return any(_form(c) in forms for c in held)
+
+
+def _form(code: str) -> str:
+    """A code's form: a version's parts whatever their length ("4.10.0" as "4.2.0"),
+    another code's digits one by one ("199" is not "12958")."""
+    return _DIGITS.sub("9", code) if "." in code else _DIGIT.sub("9", code)
 
 
 def _overlap(a: Candidate, b: Candidate) -> bool:
