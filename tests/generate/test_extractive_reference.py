@@ -291,7 +291,7 @@ def test_a_listed_noun_in_y_or_ure_is_read_as_its_verb() -> None:
         ("erasure", "erase"),
         ("disclosure", "disclosed"),
         ("companies", "company"),
-        ("paid", "payable"),
+        ("told", "tell"),
         ("kept", "keeps"),
         ("sent", "sending"),
     ):
@@ -308,6 +308,10 @@ def test_a_listed_noun_in_y_or_ure_is_read_as_its_verb() -> None:
         ("culture", "cult"),
         ("given", "give"),
         ("found", "find"),
+        # Participles with a sense of their own: a legal hold, paid leave, "as shown in".
+        ("held", "hold"),
+        ("paid", "pay"),
+        ("shown", "show"),
     ):
         assert family_stem(a) != family_stem(b), (a, b)
 
@@ -377,6 +381,13 @@ def test_a_second_claim_names_the_version_the_question_names() -> None:
     )
     texts = [c.text for c in generate("When was 4.2.0 released?", other).claims]
     assert texts == ["Release v4.2.0 shipped on 14 October 2026."]
+    sev = passage(
+        5,
+        "## Paging\n\nA SEV1 incident pages the on-call engineer at once.\n\n"
+        "A SEV10 incident pages the on-call engineer at once.\n",
+    )
+    texts = [c.text for c in generate("Whom does a SEV1 incident page?", sev).claims]
+    assert texts == ["A SEV1 incident pages the on-call engineer at once."]
     # A question naming no version takes both, one naming both takes both.
     texts = [c.text for c in generate("When did releases ship?", p).claims]
     assert len(texts) == 2
@@ -412,6 +423,9 @@ def test_a_release_notes_dated_line_and_short_sentences_are_claims() -> None:
     p = passage(1, text)
     assert generate("When was 4.2.0 released?", p).claims[0].text.startswith("Released on 14")
     assert generate("When was dark mode added?", p).claims[0].text.startswith("Adds dark mode")
+    # A title run into its paragraph is no claim.
+    run_in = "See the related documents. Incident Response Plan. Business Continuity Plan."
+    assert all(u.role is not Role.STATEMENT for u in layout(run_in)[1:])
     # A term's label is still one ("Rapid elasticity." opening its definition).
     label = "Rapid elasticity. Capabilities can be elastically provisioned and released."
     assert layout(label)[0].role is Role.LABEL
@@ -433,6 +447,7 @@ def test_when_something_is_due_is_answered_by_its_deadline() -> None:
     question = parse_question("When are invoices paid?")
     assert kind_cue(question, "Invoices are payable within thirty (30) days.", set())
     assert not kind_cue(question, "A request arrives within the time allowed.", set())
+    assert not kind_cue(question, "Each response is stored within a single entry.", set())
 
 
 def test_a_sentence_pointing_back_with_its_is_quoted_with_the_one_it_points_to() -> None:
@@ -449,6 +464,10 @@ def test_a_sentence_pointing_back_with_its_is_quoted_with_the_one_it_points_to()
         "value is 100 milliseconds."
     )
     assert_pinned(generation, [p])
-    # Not across a paragraph, nor for "It" (often no one thing: "It is recommended ...").
+    # Not across a paragraph, nor for "It" (often no one thing: "It is recommended ..."),
+    # nor "Their" (often further back than the sentence before).
     apart = passage(2, "Base delay is written BASE.\n\nIts default value is 100 milliseconds.\n")
     assert generate("What is the default value?", apart).claims[0].text.startswith("Its default")
+    theirs = passage(3, "The NDA is reviewed by Legal. Their access logs are kept for 90 days.\n")
+    texts = [c.text for c in generate("How long are access logs kept?", theirs).claims]
+    assert texts[0].startswith("Their access logs")

@@ -59,9 +59,11 @@ _NUMBER_WORD = (
 )
 # An amount as a sentence opens it: "$200", "USD 200", "forty-eight", "ninety (90)", "3".
 AMOUNT = rf"(?:[$€£¥]\s?\d|(?:{_CURRENCY})\s?\d|{_NUMBER_WORD}\b)"
+# "within 72 hours", "within one calendar month", not "within a single connection".
 _DEADLINE = re.compile(
-    rf"\b(?:within\s+(?={_NUMBER_WORD}\b)|no\s+later\s+than|in\s+advance|"
-    r"by\s+the\s+end\s+of)",
+    rf"\b(?:within\s+{_NUMBER_WORD.replace('|an?|', '|', 1)}[\s-]+(?:\w+[\s-]+)?"
+    r"(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b|no\s+later\s+than|"
+    r"in\s+advance|by\s+the\s+end\s+of)",
     re.I,
 )
 # What a number question's expected quantity looks like in a sentence (``Question.expects``).

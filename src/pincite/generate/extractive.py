@@ -282,9 +282,10 @@ def _another_code(asked: set[str], answered: set[str], held: set[str]) -> bool:
 
 
 def _form(code: str) -> str:
-    """A code's form: a version's parts whatever their length ("4.10.0" as "4.2.0"),
-    another code's digits one by one ("199" is not "12958")."""
-    return _DIGITS.sub("9", code) if "." in code else _DIGIT.sub("9", code)
+    """A code's form: its runs of digits whatever their length ("4.10.0" as "4.2.0",
+    "SEV10" as "SEV1", "AC-17" as "AC-2"); a bare number's digits one by one ("199" is
+    not "12958")."""
+    return _DIGIT.sub("9", code) if code.isdigit() else _DIGITS.sub("9", code)
 
 
 def _overlap(a: Candidate, b: Candidate) -> bool:

@@ -316,6 +316,16 @@ def _opens_line(text: str, s: int) -> bool:
     return s == 0 or text[:s].rstrip(" \t").endswith(("\n", "\r", "\f"))
 
 
+def _sentence_case(words: list[str]) -> bool:
+    """Three words or more, the first capitalised and every other one in lower case."""
+    return (
+        len(words) >= 3
+        and words[0][:1].isupper()
+        and words[0][1:].islower()
+        and all(not w[:1].isupper() for w in words[1:])
+    )
+
+
 def _short_statement(words: list[str]) -> bool:
     """Three or four words with a verb ("Smoking is prohibited.") or a field's number or
     date ("Last reviewed: March 2026."); ``is_statement`` wants five, for headings' sake."""
@@ -403,8 +413,10 @@ def _role(text: str, spans: list[tuple[int, int]], i: int, rows: dict[int, int])
         return Role.HEADING  # an FAQ's question over its answer ("<summary>Can I …?")
     if is_statement(sentence) or _short_statement(words):
         return Role.STATEMENT
-    if not at_line_start and len(words) >= 3 and sentence[:1].isupper() and stripped.endswith("."):
-        return Role.STATEMENT  # a release note's "Adds dark mode.", inside its paragraph
+    if not at_line_start and _sentence_case(words) and stripped.endswith("."):
+        # A release note's "Adds dark mode." inside its paragraph; not a title run in
+        # ("Incident Response Plan.", "3. Access Control Policy.").
+        return Role.STATEMENT
     if unfinished and len(words) <= _HEADING_WORDS and at_line_start:
         return Role.HEADING
     return Role.FRAGMENT

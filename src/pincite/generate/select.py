@@ -144,8 +144,9 @@ _SECTION_NUMBER = re.compile(r"\s*(?:\d+\.\d+(?:\.\d+)*\.?|\d+\.)\s+[A-Z]")
 _REPLY = re.compile(r"(?:Yes|No)\.[ \t]+", re.I)
 # A body this short says nothing without the heading above it.
 _SHORT_BODY = 5
-# A sentence opening with a possessive that points back ("Its", "Their").
-_POSSESSIVE = re.compile(r"(?:Its|Their)\s")
+# A sentence opening with a possessive that points back to one thing ("Its"); "Their"
+# may point further back than the sentence before.
+_POSSESSIVE = re.compile(r"Its\s")
 
 
 def candidates(
@@ -374,7 +375,10 @@ def _pieces(
 
 def _leans_back(text: str, units: list[Unit], i: int) -> bool:
     """True for a statement whose subject is the last one's ("Its default value is
-    100 milliseconds."): it says nothing of what it is about without that one."""
+    100 milliseconds."): it says nothing of what it is about without that one. The
+    two are scored together, so the pair may also answer the first one's question
+    ("The committee approves the budget. Its members are ..."): a longer quote,
+    never a wrong one."""
     u = units[i]
     if u.role is not Role.STATEMENT or i == 0 or units[i - 1].role is not Role.STATEMENT:
         return False
