@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from pincite.generate.words import HYPHENATED_NAME, content_stems, stem
+from pincite.generate.words import HYPHENATED_NAME, VERSION, content_stems, stem
 from pincite.revisions import spell_revisions
 
 __all__ = ["digit_names", "name_runs", "named_in", "named_thing", "without_numbered_names"]
@@ -76,12 +76,9 @@ def named_thing(runs: list[list[str]]) -> tuple[str, ...]:
     return tuple(content_stems(" ".join(best)))
 
 
-# "v1", standing alone (not "api-v1", "V8-based"): "version 1", as a name too.
-_VERSION = re.compile(r"(?<![\w\u2010\u2011-])v(\d{1,3})(?![\w\u2010\u2011-])")
-
-
 def _spelled(folded: str) -> str:
-    return _VERSION.sub(r"version \1", spell_revisions(folded))
+    # "v1", standing alone (not "api-v1", "V8-based"): "version 1", as a name too.
+    return VERSION.sub(r"version \1", spell_revisions(folded))
 
 
 def digit_names(runs: list[list[str]]) -> tuple[str, ...]:

@@ -1,7 +1,8 @@
 """Sentences that point back: what a claim must quote before them to say anything.
 
 "These methods ought to be considered safe." names no method; "It applies to
-company-owned devices" names no policy; "As a result, ..." states no cause.
+company-owned devices" names no policy; "Its default value is 100
+milliseconds." names no setting; "As a result, ..." states no cause.
 ``pointed_at`` walks back to the sentence each points at, so the claim quotes
 both.
 """
@@ -25,6 +26,9 @@ _PRONOUN_SUBJECT = re.compile(
     r"have|had|seems|appears|does|do|did|also|not|follows|turns|remains|becomes|makes|takes|"
     r"happens|matters)\b|\w+n['’]t\b)[a-z]+\b"
 )
+# "Its default value is 100 milliseconds.": whose, the sentence before says. Not
+# "Their", which may point further back than that.
+_POSSESSIVE = re.compile(r"Its\s")
 _LEADS_ON = re.compile(r"(?:As\s+a\s+result|Therefore|Consequently|Hence)\b")
 # Further in: "The methods GET, HEAD, PUT and DELETE share this property.", "The
 # value of this field", "when such devices are used". Not "of this document" or "in
@@ -56,7 +60,12 @@ def pointed_at(p: Passage, units: list[Unit], i: int, start: int) -> int:
         same_paragraph = "\n\n" not in p.text[prev.end : at]
         named = bool(pointed) and pointed <= set(content_stems(p.text[prev.start : prev.end]))
         leads_on = _LEADS_ON.match(p.text, at) is not None
-        named = named or leads_on or _PRONOUN_SUBJECT.match(p.text, at) is not None
+        named = (
+            named
+            or leads_on
+            or _PRONOUN_SUBJECT.match(p.text, at) is not None
+            or _POSSESSIVE.match(p.text, at) is not None
+        )
         if prev.role is not Role.STATEMENT or not (same_paragraph or leads_on) or not named:
             break
         j, at = j - 1, prev.start

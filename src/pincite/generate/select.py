@@ -144,9 +144,6 @@ _SECTION_NUMBER = re.compile(r"\s*(?:\d+\.\d+(?:\.\d+)*\.?|\d+\.)\s+[A-Z]")
 _REPLY = re.compile(r"(?:Yes|No)\.[ \t]+", re.I)
 # A body this short says nothing without the heading above it.
 _SHORT_BODY = 5
-# A sentence opening with a possessive that points back to one thing ("Its"); "Their"
-# may point further back than the sentence before.
-_POSSESSIVE = re.compile(r"Its\s")
 
 
 def candidates(
@@ -332,8 +329,6 @@ def _pieces(
         start = units[i - 1].start  # "4. Approving Authority.\n\nSecretary of Commerce."
     elif i > 0 and _REPLY.fullmatch(p.text, units[i - 1].start, u.start) and _asked(question, u):
         start = units[i - 1].start  # "No. Only company-managed devices may connect ..."
-    elif _leans_back(p.text, units, i):
-        start = units[i - 1].start  # "Base delay: ... written BASE. Its default value is 100 ms."
     elif u.role is Role.FOOTNOTE:
         # "6 The Office of ...": the footnote's number is the page's, not the claim's.
         start += _FOOTNOTE_NUMBER.match(p.text, start).end() - start  # type: ignore[union-attr]
@@ -371,20 +366,6 @@ def _pieces(
             ):
                 pieces.append((nxt_p, follow[0].start, follow[0].end))
     return tuple(pieces), (sentence if ran_on else tuple(pieces))
-
-
-def _leans_back(text: str, units: list[Unit], i: int) -> bool:
-    """True for a statement whose subject is the last one's ("Its default value is
-    100 milliseconds."): it says nothing of what it is about without that one. The
-    two are scored together, so the pair may also answer the first one's question
-    ("The committee approves the budget. Its members are ..."): a longer quote,
-    never a wrong one."""
-    u = units[i]
-    if u.role is not Role.STATEMENT or i == 0 or units[i - 1].role is not Role.STATEMENT:
-        return False
-    if _POSSESSIVE.match(text, u.start) is None:
-        return False
-    return "\n\n" not in text[units[i - 1].end : u.start]
 
 
 def _asked(question: Question, u: Unit) -> bool:

@@ -8,7 +8,14 @@ import re
 from pincite.retrieve.query import STOPWORDS, uncontracted
 from pincite.stems import family_stem as stem
 
-__all__ = ["HYPHENATED_NAME", "STOPWORD_STEMS", "compounds", "content_stems", "stem"]
+__all__ = [
+    "HYPHENATED_NAME",
+    "STOPWORD_STEMS",
+    "VERSION",
+    "compounds",
+    "content_stems",
+    "stem",
+]
 
 _WORD = re.compile(r"\w+")
 # A name written as capitalised words joined by hyphens ("If-Range", "If-None-Match",
@@ -18,14 +25,14 @@ _WORD = re.compile(r"\w+")
 HYPHENATED_NAME = re.compile(r"\b[A-Z][A-Za-z]*(?:[-\u2010\u2011][A-Z][A-Za-z]*)+\b")
 _HYPHENS = ("-", "\u2010", "\u2011")
 # "v1" standing alone; not "api-v1", "V8-based".
-_VERSION = re.compile(r"(?<![\w\u2010\u2011-])[vV](\d{1,3})(?![\w\u2010\u2011-])")
+VERSION = re.compile(r"(?<![\w\u2010\u2011-])[vV](\d{1,3})(?![\w\u2010\u2011-])")
 # What such a name's stopword part stems to ("Before-" gives "befor", "Only-" "onli").
 STOPWORD_STEMS = STOPWORDS | frozenset(stem(w) for w in STOPWORDS)
 
 
 def content_stems(text: str) -> list[str]:
     if "v" in text or "V" in text:
-        versions = {f"v{m.group(1)}" for m in _VERSION.finditer(text)}
+        versions = {f"v{m.group(1)}" for m in VERSION.finditer(text)}
         if versions:
             # "v1" is "version 1": an API's docs write both, and ask with either.
             return [
