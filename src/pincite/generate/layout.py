@@ -19,7 +19,14 @@ from enum import StrEnum
 
 from pincite.generate.faq import stands_alone
 from pincite.generate.rows import is_table_rule, table_lines, table_rows
-from pincite.retrieve.query import STOPWORDS
+from pincite.generate.wording import (
+    FIELD,
+    VERBS,
+    looks_like_code,
+    names_a_term,
+    sentence_case,
+    short_statement,
+)
 from pincite.sentences import sentence_spans
 
 __all__ = ["BULLET", "Role", "Unit", "is_statement", "layout"]
@@ -122,42 +129,13 @@ _DOCUMENT_WORDS = frozenset(
 _SMALL_WORDS = frozenset(_WORD.findall("a an and of the to for in on"))
 _HEADER_WORDS = 3
 _HEADER_SHARE = 0.9
-_CODE = frozenset('|=<>*;[]{}"#\\')
-_CODE_SHARE = 0.05
-_QUOTES_AND_BRACKETS = str.maketrans("", "", '"[]')
-_STAR_BULLET = re.compile(r"^\s*\*\s")
-# "**bold**", "__bold__", "*emphasis*" around words, not ABNF's "1*DIGIT" or "*( ... )".
-_EMPHASIS = re.compile(r"(?<![\w*])(\*\*|\*|__)(\w(?:[^*_\n]*?\S)?)\1(?![\w*])")
 # Pseudo-code reads as words ("length := 0 read chunk-size ... while (chunk-size > 0) {")
 # but an assignment or a block of braces is no prose.
 _PSEUDOCODE = re.compile(r"\w\s*:=\s*\w|\)\s*\{|\{\s*$|^\s*\}", re.M)
 _LABEL_WORDS = 7
-# Words a label may hold in sentence case; a longer one is title-cased.
-_LABEL_SENTENCE_CASE = 3
 _NUMBERED_LABEL = re.compile(r"^\d{1,2}\.\s+[A-Z][^.]*\.$")
-# "Last reviewed: May 2026.", and a release note's "Released on 14 October 2026."
-_FIELD = re.compile(
-    r"[A-Z][a-z]+(?: [a-z]+)?: (?:[A-Z][a-z]+ )?\d|[A-Z][a-z]+ed (?:on|in) (?:[A-Z][a-z]+ )?\d"
-)
 _LEADIN_WORDS = 25
 _HEADING_WORDS = 12
-# A label names a term; a short sentence with a verb ("Cloud computing is an
-# evolving paradigm.") says something about it.
-_VERBS = frozenset(
-    {"is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "can", "may"}
-    | {"must", "shall", "should", "will", "would", "does", "do", "did", "provides", "uses"}
-)
-
-
-def _names_a_term(words: list[str]) -> bool:
-    """Whether a short verbless line reads as a label: a few words ("Rapid
-    elasticity.", "Broad network access.") or a title-cased name ("Platform as a
-    Service (PaaS).", "Lack of Physical Security Controls."), not a sentence whose
-    verb the verb list lacks ("Managers review access rights every six months.")."""
-    if len(words) <= _LABEL_SENTENCE_CASE:
-        return words[0].casefold() not in ("yes.", "no.")  # an FAQ's reply opens, no term
-    content = [w for w in words if w[:1].isalpha() and w.casefold() not in STOPWORDS]
-    return all(w[0].isupper() for w in content)
 
 
 def layout(text: str, title: str = "") -> list[Unit]:
@@ -316,36 +294,6 @@ def _opens_line(text: str, s: int) -> bool:
     return s == 0 or text[:s].rstrip(" \t").endswith(("\n", "\r", "\f"))
 
 
-def _sentence_case(words: list[str]) -> bool:
-    """Three words or more, the first capitalised and every other one in lower case."""
-    return (
-        len(words) >= 3
-        and words[0][:1].isupper()
-        and words[0][1:].islower()
-        and all(not w[:1].isupper() for w in words[1:])
-    )
-
-
-def _short_statement(words: list[str]) -> bool:
-    """Three or four words with a verb ("Smoking is prohibited.") or a field's number or
-    date ("Last reviewed: March 2026."); ``is_statement`` wants five, for headings' sake."""
-    if not (3 <= len(words) < 5 and words[0][:1].isupper() and words[-1].endswith((".", "!"))):
-        return False
-    return any(w.casefold() in _VERBS for w in words[1:]) or bool(_FIELD.match(" ".join(words)))
-
-
-def _looks_like_code(sentence: str, item: bool) -> bool:
-    """Grammar and code, by their share of symbols; a Markdown bullet or bold
-    word is no symbol ("* a laptop", "**Receipts** are required for all claims."),
-    nor are an item's paired quotes and brackets ('2. "Semantics and Content" [RFC7231]')."""
-    prose = _EMPHASIS.sub(r"\2", _STAR_BULLET.sub("", sentence, count=1))
-    if prose != sentence and len(prose.split()) < 2:
-        prose = sentence  # " * age_value" in a C comment: code, not a one-word bullet
-    if item and prose.count('"') % 2 == 0 and prose.count("[") == prose.count("]"):
-        prose = prose.translate(_QUOTES_AND_BRACKETS)
-    return sum(c in _CODE for c in prose) > _CODE_SHARE * len(sentence)
-
-
 def _role(text: str, spans: list[tuple[int, int]], i: int, rows: dict[int, int]) -> Role:
     s, e = spans[i]
     sentence = text[s:e]
@@ -362,7 +310,7 @@ def _role(text: str, spans: list[tuple[int, int]], i: int, rows: dict[int, int])
         return Role.FURNITURE if is_table_rule(sentence) else Role.FRAGMENT
     own_item = at_line_start and _ITEM.match(sentence) is not None
     marked = at_line_start and _MARKED_ITEM.match(sentence) is not None
-    if _looks_like_code(sentence, marked) or _PSEUDOCODE.search(sentence):
+    if looks_like_code(sentence, marked) or _PSEUDOCODE.search(sentence):
         return Role.FRAGMENT  # grammar (ABNF) and code: not prose a claim can quote
     if stripped.endswith((":", "—", "–")) and (
         len(words) <= _LEADIN_WORDS or (_items_follow(text, spans, i) and not own_item)
@@ -371,7 +319,7 @@ def _role(text: str, spans: list[tuple[int, int]], i: int, rows: dict[int, int])
     unfinished = not stripped.endswith(_TERMINAL)
     if _NUMBERED_HEADING.match(sentence) and unfinished and len(words) <= _HEADING_WORDS:
         return Role.HEADING
-    verbless = not any(w.casefold() in _VERBS for w in words)
+    verbless = not any(w.casefold() in VERBS for w in words)
     if _NUMBERED_LABEL.match(sentence) and verbless and len(words) <= _LABEL_WORDS:
         return Role.HEADING  # "4. Approving Authority."
     if at_line_start and _ITEM.match(sentence):
@@ -383,7 +331,7 @@ def _role(text: str, spans: list[tuple[int, int]], i: int, rows: dict[int, int])
         # questions, email hr@example.com" say where to go, whether or not the
         # writer put a full stop after the address.
         said = sentence[: link.start()]
-        says = _POINTS_TO.search(said) or any(w.casefold() in _VERBS for w in said.split())
+        says = _POINTS_TO.search(said) or any(w.casefold() in VERBS for w in said.split())
         if says and is_statement(sentence.rstrip() + "."):
             return Role.STATEMENT
         # A bare link, a reference ("NIST SP 800-77, Guide to IPsec VPNs
@@ -400,20 +348,20 @@ def _role(text: str, spans: list[tuple[int, int]], i: int, rows: dict[int, int])
     if at_line_start and stripped.endswith(".") and len(words) <= _LABEL_WORDS:
         nxt = spans[i + 1][0] if i + 1 < len(spans) else None
         same_line = nxt is not None and "\n" not in text[e:nxt]
-        verbless = not any(w.casefold() in _VERBS for w in words)
+        verbless = not any(w.casefold() in VERBS for w in words)
         if (
             verbless
             and sentence[:1].isupper()
-            and _names_a_term(words)
-            and not _FIELD.match(sentence)
+            and names_a_term(words)
+            and not FIELD.match(sentence)
         ):
             # "Platform as a Service (PaaS)." alone on its line is a heading.
             return Role.LABEL if same_line else Role.HEADING
     if stands_alone(text, s, e):
         return Role.HEADING  # an FAQ's question over its answer ("<summary>Can I …?")
-    if is_statement(sentence) or _short_statement(words):
+    if is_statement(sentence) or short_statement(words):
         return Role.STATEMENT
-    if not at_line_start and _sentence_case(words) and stripped.endswith("."):
+    if not at_line_start and sentence_case(words) and stripped.endswith("."):
         # A release note's "Adds dark mode." inside its paragraph; not a title run in
         # ("Incident Response Plan.", "3. Access Control Policy.").
         return Role.STATEMENT
