@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pincite.generate.base import Passage
 from pincite.generate.cues import states_expected
-from pincite.generate.layout import Unit
+from pincite.generate.layout import Unit, is_statement
 from pincite.generate.names import named_in
 from pincite.generate.pool import Piece
 from pincite.generate.question import Question, QuestionKind
@@ -30,14 +30,18 @@ def table_record(
     does a 409 error mean?" of "| 409 | The order is in a state ... |", "Who
     owns support tickets?"), is answered by that row, under its header; not a
     yes/no question, which asks of something else than the entry ("Do we
-    write a postmortem for a SEV3?" of the SEV3 row).
+    write a postmortem for a SEV3?" of the SEV3 row). A row whose description
+    is a sentence (``describes``) answers any question, as a sentence would.
     """
     row = p.text[units[i].start : units[i].end]
-    if question.kind is QuestionKind.NUMBER:
+    described = describes(row)
+    if question.kind is QuestionKind.NUMBER and not described:
         if not any(c.isdigit() for c in row):
             return None
         if question.expects is not None and not states_expected(question, row):
             return None
+    elif described:
+        pass  # a sentence of its own answers whatever it answers, as a paragraph's would
     elif question.kind is QuestionKind.LIST or question.whether or not _keyed(question, row, None):
         return None
     if question.names and not named_in(question.names, row):
@@ -55,9 +59,20 @@ def table_record(
     if j == 0 and p.start > 0 and not ruled:
         return None  # the chunk may open mid-table: its first row need not be the header
     head = p.text[header.start : header.end]
-    if question.kind is not QuestionKind.NUMBER and not _keyed(question, row, head):
+    keyed_only = question.kind is not QuestionKind.NUMBER and not described
+    if keyed_only and not _keyed(question, row, head):
         return None
     return ((p, header.start, header.end), (p, units[i].start, units[i].end))
+
+
+def describes(row: str) -> bool:
+    """True when a cell after the row's first says something in a sentence of its own.
+
+    A reference's row ("| `storage.max_buffer_size` | size | `10GiB` | When the
+    buffer reaches this size, larkd stops accepting new data ... |") answers
+    questions its key is never named in, as a paragraph would.
+    """
+    return any(is_statement(c) for c in cells(row)[1:])
 
 
 def _keyed(question: Question, row: str, header: str | None) -> bool:

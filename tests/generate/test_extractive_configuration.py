@@ -1,0 +1,47 @@
+"""Questions a team asks of a configuration reference, a service level agreement and
+a runbook (found by asking them of documents written for the purpose): a table row
+whose description says what happens, asked of without its key."""
+
+from __future__ import annotations
+
+from extractive_helpers import assert_pinned, generate, passage
+
+from pincite.generate.tables import describes
+
+STORAGE = (
+    "## Storage\n\n"
+    "The agent keeps what it collects on local disk until it is forwarded.\n\n"
+    "| Key | Type | Default | Description |\n"
+    "|---|---|---|---|\n"
+    "| `storage.data_dir` | path | `/var/lib/agent` | Directory the agent keeps its state in. |\n"
+    "| `storage.max_buffer_size` | size | `10GiB` | When the buffer reaches this size, "
+    "the agent stops accepting new data and returns HTTP 503. |\n"
+    "| `upstream.api_key` | string | *(none)* | Workspace API key. The agent refuses to "
+    "start without it. |\n"
+)
+
+
+def test_a_rows_description_answers_a_question_that_does_not_name_its_key() -> None:
+    p = passage(1, STORAGE)
+    generation = generate("What happens when the local buffer fills up?", p)
+    text = generation.claims[0].text
+    # The row, under its header row: the description is only read with its key.
+    assert text.startswith("| Key | Type | Default | Description |")
+    assert "stops accepting new data and returns HTTP 503" in text
+    assert "storage.data_dir" not in text
+    assert_pinned(generation, [p])
+
+
+def test_a_rows_description_answers_a_yes_no_question() -> None:
+    p = passage(1, STORAGE)
+    text = generate("Will the agent start if I don't set an API key?", p).claims[0].text
+    assert "refuses to start without it" in text
+
+
+def test_a_row_describes_only_with_a_sentence_after_its_key() -> None:
+    assert describes("| `x.y` | int | `1` | Retries for a failed batch before it is dropped. |")
+    # Figures and short labels say nothing of their own: such a row needs its key named.
+    assert not describes("| Customer invoices | 7 years | Finance |")
+    assert not describes("| Hotel (per night) | EUR 150 |")
+    # A sentence in the key cell is the key, not its description.
+    assert not describes("| The request body is malformed or a field is missing. | 400 |")
