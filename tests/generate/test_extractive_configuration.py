@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from extractive_helpers import assert_pinned, generate, passage
 
-from pincite.generate.tables import describes
+from pincite.generate.question import parse_question
+from pincite.generate.tables import describes, names_row
 
 STORAGE = (
     "## Storage\n\n"
@@ -45,3 +46,37 @@ def test_a_row_describes_only_with_a_sentence_after_its_key() -> None:
     assert not describes("| Hotel (per night) | EUR 150 |")
     # A sentence in the key cell is the key, not its description.
     assert not describes("| The request body is malformed or a field is missing. | 400 |")
+
+
+WORKERS = (
+    "## Keys\n\n"
+    "| Key | Type | Default | Description |\n"
+    "|---|---|---|---|\n"
+    "| `workers.count` | integer | `0` | Number of forwarding workers. |\n"
+    "| `upstream.api_key` | string | *(none)* | Workspace API key. |\n\n"
+    "## Environment variables\n\n"
+    "Every key can also be set in the environment: upper-case it, replace each dot with a "
+    "double underscore and add the prefix `AGENT_`, so `upstream.api_key` becomes "
+    "`AGENT_UPSTREAM__API_KEY`.\n"
+)
+HEADER = "| Key | Type | Default | Description |"
+
+
+def test_a_named_key_is_the_entry_asked_about_only_when_its_row_holds_the_rest() -> None:
+    row = "| `workers.count` | integer | `0` | Number of forwarding workers. |"
+    assert names_row(parse_question("What does workers.count set?"), row, HEADER)
+    assert names_row(parse_question("What is the default of workers.count?"), row, HEADER)
+    # What is asked of the key (a maximum, an allowed value) is not in its row.
+    maximum = parse_question("What's the maximum value allowed for workers.count?")
+    assert not names_row(maximum, row, HEADER)
+    # "How fast" asks for what the row's figure is, not for a word the row must hold.
+    sev = "| SEV1 | Customer-facing outage | 15 minutes |"
+    fast = parse_question("How fast do we have to respond to a SEV1?")
+    assert names_row(fast, sev, "| Severity | Definition | Response |")
+
+
+def test_a_question_on_a_keys_environment_variable_is_not_answered_by_its_row() -> None:
+    p = passage(1, WORKERS)
+    asked = "What environment variable do I use to pass upstream.api_key?"
+    text = generate(asked, p).claims[0].text
+    assert "AGENT_UPSTREAM__API_KEY" in text and "| Key |" not in text

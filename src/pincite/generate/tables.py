@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from pincite.generate.base import Passage
 from pincite.generate.cues import states_expected
 from pincite.generate.layout import Unit, is_statement
@@ -9,7 +11,7 @@ from pincite.generate.names import named_in
 from pincite.generate.pool import Piece
 from pincite.generate.question import Question, QuestionKind
 from pincite.generate.rows import cells, is_table_rule
-from pincite.generate.words import content_stems
+from pincite.generate.words import content_stems, stem
 
 __all__ = ["names_row", "table_record"]
 
@@ -91,20 +93,34 @@ def _keyed(question: Question, row: str, header: str | None) -> bool:
     return bool(head) and bool(set(content_stems(head[0])) & set(question.stems))
 
 
+# Question words, besides the key, a row and its header may lack and still be the entry
+# asked about ("What does a 409 error mean?" under "| Code | Meaning |": "error").
+_UNSAID = 1
+_HOW = re.compile(r"\bhow\s+(\w+)", re.I)
+
+
 def names_row(question: Question, row: str, header: str = "") -> bool:
     """True when a question names a row's key (under ``header``), and the key is specific.
 
     Such a row is an entry of the table, as a label is of a glossary: "409"
     or "Support tickets" is; one common word ("Free", "Standard") is not, as
     a question may use it in passing. Nor for a yes/no question (see
-    ``table_record``).
+    ``table_record``), nor when the row and its header lack more than one of the
+    question's other words: what is asked of the entry is not there.
     """
     if question.kind is QuestionKind.LIST or question.whether:
         return False
     if not _keyed(question, row, header):
         return False
     key = _key(row)
-    return len(key) >= 2 or any(c.isdigit() for w in key for c in w)
+    if not (len(key) >= 2 or any(c.isdigit() for w in key for c in w)):
+        return False
+    # "What's the maximum value allowed for workers.count?", "What happens if I quit
+    # after primary caregiver leave?": the key is named, but what is asked of it is
+    # not in the row; the row is that entry only when it holds the rest of the question.
+    said = set(content_stems(f"{row} {header}"))
+    asked = {stem(m.group(1)) for m in _HOW.finditer(question.text)}  # "how fast": a 15 minutes
+    return len(set(question.stems) - key - said - asked) <= _UNSAID
 
 
 def _key(row: str) -> set[str]:
