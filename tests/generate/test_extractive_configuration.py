@@ -80,3 +80,52 @@ def test_a_question_on_a_keys_environment_variable_is_not_answered_by_its_row() 
     asked = "What environment variable do I use to pass upstream.api_key?"
     text = generate(asked, p).claims[0].text
     assert "AGENT_UPSTREAM__API_KEY" in text and "| Key |" not in text
+
+
+CREDITS = (
+    "## Definitions\n\n"
+    "- **Monthly Uptime Percentage** is calculated as the minutes in a calendar month, "
+    "minus the minutes of Downtime, divided by the minutes in that month.\n\n"
+    "## Service credits\n\n"
+    "If the Monthly Uptime Percentage for your plan falls below its commitment, you are "
+    "entitled to the following Service Credit:\n\n"
+    "| Monthly Uptime Percentage | Service Credit |\n"
+    "|---|---|\n"
+    "| Below 99.9% | 10% |\n"
+    "| Below 99.0% | 25% |\n\n"
+    "- Service Credits for a single month are capped at 50% of the monthly fee.\n"
+    "- Service Credits cannot be exchanged for cash.\n"
+)
+
+
+def test_a_lead_in_over_a_table_does_not_take_the_bullets_after_it_as_its_steps() -> None:
+    p = passage(1, CREDITS)
+    generation = generate("How do you work out the monthly uptime percentage?", p)
+    texts = [c.text for c in generation.claims]
+    # The lead-in announces the table; the bullets after it are no steps of its task.
+    assert "is calculated as the minutes in a calendar month" in texts[0]
+    assert not any("exchanged for cash" in t for t in texts)
+
+
+SEVERITIES = (
+    "## Support severity levels\n\n"
+    "When you open a support ticket, you choose an initial severity.\n\n"
+    "| Severity | Description | Initial response time |\n"
+    "|---|---|---|\n"
+    "| P2 – High | A major feature is unusable and there is no workaround | 4 hours |\n"
+    "| P3 – Medium | A feature misbehaves but a workaround exists | 8 business hours |\n"
+)
+
+
+def test_a_row_opening_with_a_labelled_code_is_named_by_its_code() -> None:
+    p = passage(1, SEVERITIES)
+    generation = generate("What's the initial response time for a P3 ticket?", p)
+    text = generation.claims[0].text
+    assert "| P3 – Medium |" in text and "8 business hours" in text and "| P2" not in text
+    assert_pinned(generation, [p])
+    header = "| Severity | Description | Initial response time |"
+    row = "| P3 – Medium | A feature misbehaves but a workaround exists | 8 business hours |"
+    assert names_row(parse_question("What's the response time for P3?"), row, header)
+    assert names_row(parse_question("What's the response time for medium P3?"), row, header)
+    # The code must be named: "medium" alone is a word a question uses in passing.
+    assert not names_row(parse_question("What's the response time for medium?"), row, header)

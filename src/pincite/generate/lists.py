@@ -269,6 +269,8 @@ def items_after(
             seen.add(p.number)
             continue
         u = units[i]
+        if u.row and not items:
+            break  # the lead-in announces a table: the bullets after it are another list
         if (
             item_indent is not None
             and u.role is Role.STATEMENT

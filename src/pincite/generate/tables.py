@@ -84,7 +84,7 @@ def _keyed(question: Question, row: str, header: str | None) -> bool:
     code 64" under "| Code |", "tier 1" under "| Tier |", not "tier 1" under "| # |"
     or "| Sl. No. |". Without the header (``table_record``'s first look) it may be.
     """
-    key = _key(row)
+    key = _key(row, set(question.stems))
     if not key or not key <= set(question.stems):
         return False
     if header is None or not all(w.isdigit() and len(w) <= 2 for w in key):
@@ -96,6 +96,8 @@ def _keyed(question: Question, row: str, header: str | None) -> bool:
 # Question words, besides the key, a row and its header may lack and still be the entry
 # asked about ("What does a 409 error mean?" under "| Code | Meaning |": "error").
 _UNSAID = 1
+# A code, then its label: "P3 – Medium", "SEV1 (Critical)", "E4012: Card declined".
+_LABELLED_CODE = re.compile(r"\s*([A-Za-z]{0,8}\d[A-Za-z\d]*)\s*[–—:(-]\s*[A-Za-z]")
 _HOW = re.compile(r"\bhow\s+(\w+)", re.I)
 
 
@@ -112,7 +114,7 @@ def names_row(question: Question, row: str, header: str = "") -> bool:
         return False
     if not _keyed(question, row, header):
         return False
-    key = _key(row)
+    key = _key(row, set(question.stems))
     if not (len(key) >= 2 or any(c.isdigit() for w in key for c in w)):
         return False
     # "What's the maximum value allowed for workers.count?", "What happens if I quit
@@ -123,9 +125,17 @@ def names_row(question: Question, row: str, header: str = "") -> bool:
     return len(set(question.stems) - key - said - asked) <= _UNSAID
 
 
-def _key(row: str) -> set[str]:
-    """The content stems of a row's first cell; none when no other cell says anything."""
+def _key(row: str, asked: set[str]) -> set[str]:
+    """The content stems of a row's first cell; none when no other cell says anything.
+
+    A cell that opens with a code and labels it ("P3 – Medium", "SEV1 (Critical)")
+    is named by its code alone ("a P3 ticket"), when the question names no label.
+    """
     found = cells(row)
     if len(found) < 2 or not any(found[1:]):
         return set()
-    return set(content_stems(found[0]))
+    key = set(content_stems(found[0]))
+    labelled = _LABELLED_CODE.match(found[0])
+    if labelled and not key <= asked:
+        return set(content_stems(labelled.group(1)))
+    return key
