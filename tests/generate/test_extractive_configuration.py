@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from extractive_helpers import assert_pinned, generate, passage
 
+from pincite.generate.extractive import ExtractiveGenerator
 from pincite.generate.question import parse_question
 from pincite.generate.tables import describes, names_row
 
@@ -129,3 +130,21 @@ def test_a_row_opening_with_a_labelled_code_is_named_by_its_code() -> None:
     assert names_row(parse_question("What's the response time for medium P3?"), row, header)
     # The code must be named: "medium" alone is a word a question uses in passing.
     assert not names_row(parse_question("What's the response time for medium?"), row, header)
+
+
+def test_an_faq_heading_titles_the_answer_only_to_the_question_it_asks() -> None:
+    p = passage(
+        1,
+        "## Are there API rate limits?\n\n"
+        "Yes. The Team plan allows 600 API requests per minute per workspace.\n",
+    )
+    generator = ExtractiveGenerator()
+
+    def first_under_heading(asked: str) -> float:
+        ranked = generator.rank(parse_question(asked), [p])
+        return next(c.definition for c in ranked if "600 API requests" in c.text)
+
+    asked = first_under_heading("Are there rate limits on the API?")
+    # A question naming the API, but asking after something the heading does not.
+    other = first_under_heading("Is there a guaranteed maximum API response latency?")
+    assert asked >= 2 * other > 0

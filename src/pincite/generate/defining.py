@@ -47,6 +47,8 @@ _TERM_EXTRA_WORDS = 3
 # (five), not "Many agencies that issue laptops to staff working at home also permit
 # a thin client" (nine).
 _WHICH_MEANS_EXTRA_WORDS = 6
+# Words a question-worded heading may hold beyond the question's and still title its answer.
+_HEADING_EXTRA_WORDS = 1
 
 
 def defines(
@@ -74,7 +76,7 @@ def defines(
             # A question for a heading ("### Who do I tell if I'm sick?") is a
             # FAQ's entry: what is said first under it is its answer, not
             # something about its topic.
-            return 2 * share if title.rstrip().endswith("?") else share
+            return 2 * share if _asks_this(title, question) else share
         # Further into a section titled by the question's own words ("9.5 POST" for
         # "Can a response to a POST request be cached?"), wherever the chunk begins.
         over = (
@@ -95,6 +97,16 @@ def defines(
         return max(opens, named)
     share = 1.0 if whole else scoring.pattern_share
     return max(share * opens, scoring.heading_share * named)
+
+
+def _asks_this(title: str, question: Question) -> bool:
+    """True for a heading worded as a question whose words the question holds, all but
+    one: "Are there API rate limits?" titles no answer to "Is there a guaranteed
+    maximum API response latency?", though it names the API."""
+    if not title.rstrip().endswith("?"):
+        return False
+    own = {t for t in content_stems(title) if t not in STOPWORD_STEMS and not t.isdigit()}
+    return len(own - set(question.stems)) <= _HEADING_EXTRA_WORDS
 
 
 def about(question: Question, pool: Pool, p: Passage, title: str, scoring: Scoring) -> float:
