@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from extractive_helpers import assert_pinned, generate, passage
 
+from pincite.generate.cues import kind_cue
 from pincite.generate.extractive import ExtractiveGenerator
 from pincite.generate.question import parse_question
 from pincite.generate.tables import describes, names_row
@@ -148,3 +149,20 @@ def test_an_faq_heading_titles_the_answer_only_to_the_question_it_asks() -> None
     # A question naming the API, but asking after something the heading does not.
     other = first_under_heading("Is there a guaranteed maximum API response latency?")
     assert asked >= 2 * other > 0
+
+
+def test_a_who_question_is_answered_by_a_sentence_naming_someone() -> None:
+    p = passage(
+        1,
+        "## Expenses\n\n"
+        "Expense claims above EUR 500 are approved on Fridays.\n\n"
+        "Expense claims above EUR 500 are approved by a director.\n",
+    )
+    text = generate("Who approves expense claims over 500 euros?", p).claims[0].text
+    assert text == "Expense claims above EUR 500 are approved by a director."
+    who = parse_question("Who signs off travel?")
+    assert kind_cue(who, "Travel is signed off by the CFO.", set())
+    assert kind_cue(who, "Each team lead signs off their team's travel.", set())
+    assert not kind_cue(who, "Travel is signed off within two days.", set())
+    # Not a cue for a question of another kind.
+    assert not kind_cue(parse_question("What is signed off?"), "The CFO signs off.", set())

@@ -123,6 +123,14 @@ _VERDICT = re.compile(
     r"required|requires?|ought)\b",
     re.I,
 )
+# "Who approves claims over EUR 500?" is answered by someone: a role, a team, a party.
+_WHO = re.compile(r"\s*(?:who|whom|whose)\b", re.I)
+_SOMEONE = re.compile(
+    r"\b(?:manager|director|officer|head|lead|team|department|committee|board|owner|"
+    r"administrator|supervisor|employee|staff|chair|president|secretary|desk|commander|"
+    r"engineer|contractor|vendor|customer|client|server|proxy|agent|recipient|sender|"
+    r"user|agency|agencies|authority)s?\b|\b(?:C[A-Z]{1,2}O|DPO|HR|IT|IANA|IESG|IETF)\b"
+)
 _CUES = {
     QuestionKind.REASON: _CAUSAL,
     QuestionKind.LIST: _ENUMERATION,
@@ -144,6 +152,8 @@ def kind_cue(question: Question, text: str, asked: set[str]) -> bool:
     cue_re = _CUES.get(kind)
     if kind is QuestionKind.OTHER and question.whether:
         cue_re = _VERDICT
+    elif kind is QuestionKind.OTHER and _WHO.match(question.text):
+        cue_re = _SOMEONE
     if cue_re is None:
         return False
     if kind is QuestionKind.CONDITION and question.outcome:
