@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from extractive_helpers import assert_pinned, generate, passage
 
-from pincite.generate.cues import kind_cue
+from pincite.generate.cues import kind_cue, states_expected
 from pincite.generate.extractive import ExtractiveGenerator
 from pincite.generate.question import parse_question
 from pincite.generate.tables import describes, names_row
@@ -166,3 +166,20 @@ def test_a_who_question_is_answered_by_a_sentence_naming_someone() -> None:
     assert not kind_cue(who, "Travel is signed off within two days.", set())
     # Not a cue for a question of another kind.
     assert not kind_cue(parse_question("What is signed off?"), "The CFO signs off.", set())
+
+
+def test_how_much_notice_asks_for_a_time_ahead_not_any_duration() -> None:
+    p = passage(
+        1,
+        "## Requesting leave\n\n"
+        "You may request parental leave once you have completed 90 days of service.\n\n"
+        "Tell your manager at least 8 weeks before your parental leave is due to start.\n",
+    )
+    asked = "How much notice do I need to give before my parental leave starts?"
+    assert "8 weeks before" in generate(asked, p).claims[0].text
+    q = parse_question(asked)
+    assert states_expected(q, "Give two weeks' notice in writing.")
+    assert states_expected(q, "Requests must be made 30 days in advance.")
+    assert not states_expected(q, "You qualify after 90 days of service.")
+    # Any other duration question still takes any duration.
+    assert states_expected(parse_question("How long is parental leave?"), "It lasts 90 days.")

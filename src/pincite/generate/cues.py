@@ -288,7 +288,19 @@ def states_expected(question: Question, text: str) -> bool:
         return _states_count(question.text, text)
     if question.expects in ("gain", "amount"):
         text = _REFERENCE.sub(" ", text)  # "Table 3" states no gain
+    if question.expects == "duration" and _NOTICE_ASKED.search(question.text):
+        # "How much notice do I need to give?": a time ahead of something ("at least 8
+        # weeks before", "two weeks' notice"), not any duration ("after 90 days of service").
+        return _NOTICE_GIVEN.search(text) is not None
     return question.expects is not None and _TYPED[question.expects].search(text) is not None
+
+
+_NOTICE_ASKED = re.compile(r"\b(?:notice|warning)\b|\bin\s+advance\b|\bahead\b", re.I)
+_NOTICE_GIVEN = re.compile(
+    rf"\b{_NUMBER_WORD}[\s-]+(?:\w+[\s-]+)?(?:minutes?|hours?|days?|weeks?|months?)['’]?"
+    r"\s+(?:\w+\s+){0,2}?(?:before|prior|in\s+advance|ahead|notice|beforehand)\b",
+    re.I,
+)
 
 
 # What states a count: a number that names no part of a document nor a thing
