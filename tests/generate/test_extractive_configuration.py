@@ -183,3 +183,63 @@ def test_how_much_notice_asks_for_a_time_ahead_not_any_duration() -> None:
     assert not states_expected(q, "You qualify after 90 days of service.")
     # Any other duration question still takes any duration.
     assert states_expected(parse_question("How long is parental leave?"), "It lasts 90 days.")
+
+
+def test_who_reads_roles_in_any_case_and_not_machines_or_the_questions_own_words() -> None:
+    p = passage(
+        1,
+        "## Payroll\n\n"
+        "Payroll records are stored on an encrypted server.\n\n"
+        "Only the Finance Director can access payroll records.\n",
+    )
+    text = generate("Who can access payroll records?", p).claims[0].text
+    assert text == "Only the Finance Director can access payroll records."
+    who = parse_question("Under the travel policy, who approves trips?")
+    assert kind_cue(who, "Managers approve trips.", set())
+    assert not kind_cue(who, "Trips are booked on the server overnight.", set())
+    mine = parse_question("Who approves my manager's leave?")
+    asked = {"who", "approves", "my", "manager", "s", "leave"}
+    assert not kind_cue(mine, "Leave is approved by your manager before it starts.", asked)
+
+
+def test_a_row_keyed_by_a_code_is_its_entry_whatever_is_asked_of_it() -> None:
+    p = passage(
+        1,
+        "## Errors\n\n"
+        "Clients should retry requests that fail with a 5xx status after a short delay.\n\n"
+        "| Code | Meaning |\n"
+        "|---|---|\n"
+        "| 429 | Too many requests: slow down and retry after the time in Retry-After |\n",
+    )
+    text = generate("What should my client do when it gets a 429?", p).claims[0].text
+    assert "| 429 | Too many requests" in text
+    # A hyphenated word opening a cell is no labelled code: "3rd-party" is not "3rd".
+    row = "| 3rd-party processors | Reviewed every year by Legal |"
+    third = parse_question("When are 3rd-party contractors reviewed?")
+    assert not names_row(third, row, "| Party | Review |")
+
+
+def test_a_heading_over_a_table_still_has_the_bullets_after_it_as_items() -> None:
+    p = passage(
+        1,
+        "## Password requirements\n\n"
+        "| Account | Minimum length |\n"
+        "|---|---|\n"
+        "| Standard | 12 |\n\n"
+        "- Passwords must not contain your username.\n"
+        "- Passwords must not repeat any of your last 5.\n"
+        "- Passwords must be changed after a suspected compromise.\n",
+    )
+    texts = [c.text for c in generate("What are the password requirements?", p).claims]
+    assert len([t for t in texts if t.startswith("Passwords must")]) == 3
+
+
+def test_an_faqs_numbering_is_no_word_of_its_question() -> None:
+    generator = ExtractiveGenerator()
+    shares = []
+    for heading in ("How do I reset my 2FA device?", "Q1: How do I reset my 2FA device?"):
+        body = "Open your account settings, choose the security tab and press the reset button."
+        p = passage(1, f"## {heading}\n\n{body}\n")
+        ranked = generator.rank(parse_question("How do I reset 2FA?"), [p])
+        shares.append(next(c.definition for c in ranked if "account settings" in c.text))
+    assert shares[0] == shares[1] > 0

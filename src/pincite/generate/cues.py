@@ -124,12 +124,15 @@ _VERDICT = re.compile(
     re.I,
 )
 # "Who approves claims over EUR 500?" is answered by someone: a role, a team, a party.
-_WHO = re.compile(r"\s*(?:who|whom|whose)\b", re.I)
+# After a leading clause too ("Under the travel policy, who approves trips?").
+_WHO = re.compile(r"(?:^|.*[,;:]\s*)(?:who|whom|whose)\b", re.I)
 _SOMEONE = re.compile(
-    r"\b(?:manager|director|officer|head|lead|team|department|committee|board|owner|"
-    r"administrator|supervisor|employee|staff|chair|president|secretary|desk|commander|"
-    r"engineer|contractor|vendor|customer|client|server|proxy|agent|recipient|sender|"
-    r"user|agency|agencies|authority)s?\b|\b(?:C[A-Z]{1,2}O|DPO|HR|IT|IANA|IESG|IETF)\b"
+    r"\b(?i:managers?|directors?|officers?|heads?\s+of|teams?|departments?|committees?|"
+    r"boards?|owners?|administrators?|supervisors?|employees?|staff|chairs?|president|"
+    r"secretary|service\s+desk|help\s*desk|commanders?|engineers?|contractors?|vendors?|customers?|"
+    r"controllers?|processors?|approvers?|agency|agencies|authority|authorities|"
+    r"people\s+operations|human\s+resources|finance|payroll|legal)\b"
+    r"|\b(?:C[A-Z]{1,2}O|DPO|HR|IT|IANA|IESG|IETF)\b"
 )
 _CUES = {
     QuestionKind.REASON: _CAUSAL,
@@ -153,7 +156,8 @@ def kind_cue(question: Question, text: str, asked: set[str]) -> bool:
     if kind is QuestionKind.OTHER and question.whether:
         cue_re = _VERDICT
     elif kind is QuestionKind.OTHER and _WHO.match(question.text):
-        cue_re = _SOMEONE
+        # Someone the question itself names is what it asks about, not who answers it.
+        return any(m.group().casefold() not in asked for m in _SOMEONE.finditer(text))
     if cue_re is None:
         return False
     if kind is QuestionKind.CONDITION and question.outcome:

@@ -49,6 +49,8 @@ _TERM_EXTRA_WORDS = 3
 _WHICH_MEANS_EXTRA_WORDS = 6
 # Words a question-worded heading may hold beyond the question's and still title its answer.
 _HEADING_EXTRA_WORDS = 1
+# How an FAQ numbers its questions: "Q1:", "Q.", "FAQ:", "4.2", "## Q3 -".
+_FAQ_NUMBER = re.compile(r"^[#\s]*(?:(?:FAQ|Q\d*)\b\s*[:.)-]?|\d+(?:\.\d+)*\.?(?=\s))\s*", re.I)
 
 
 def defines(
@@ -105,6 +107,7 @@ def _asks_this(title: str, question: Question) -> bool:
     maximum API response latency?", though it names the API."""
     if not title.rstrip().endswith("?"):
         return False
+    title = _FAQ_NUMBER.sub("", title, count=1)
     own = {t for t in content_stems(title) if t not in STOPWORD_STEMS and not t.isdigit()}
     return len(own - set(question.stems)) <= _HEADING_EXTRA_WORDS
 

@@ -269,7 +269,7 @@ def items_after(
             seen.add(p.number)
             continue
         u = units[i]
-        if u.row and not items:
+        if u.row and not items and i > 0 and units[i - 1].role is Role.LEADIN:
             break  # the lead-in announces a table: the bullets after it are another list
         if (
             item_indent is not None

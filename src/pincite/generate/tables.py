@@ -19,21 +19,24 @@ __all__ = ["names_row", "table_record"]
 def table_record(
     question: Question, p: Passage, units: list[Unit], i: int
 ) -> tuple[Piece, ...] | None:
-    """A table's row stating the number a question asks for, with its header row.
+    """A table's row that may answer the question, with its header row; None for any other.
 
     "| Hotel (per night) | EUR 150 |" says what a limit is only under "| Item |
     Limit |": the claim quotes both rows, two pieces. The header is the
     table's first row (Markdown rules it off with "|---|"; HTML's rows are
-    written alike at ingest). None for the header row itself, a row without a
-    number, a question that asks for no number, or a row whose table starts
-    before this passage does.
+    written alike at ingest). A row may answer:
 
-    A question of another kind that names a row's key, its first cell ("What
-    does a 409 error mean?" of "| 409 | The order is in a state ... |", "Who
-    owns support tickets?"), is answered by that row, under its header; not a
-    yes/no question, which asks of something else than the entry ("Do we
-    write a postmortem for a SEV3?" of the SEV3 row). A row whose description
-    is a sentence (``describes``) answers any question, as a sentence would.
+    - a number question, when it states a number (of the kind asked for);
+    - a question of another kind that names its key, its first cell ("What
+      does a 409 error mean?" of "| 409 | The order is in a state ... |", "Who
+      owns support tickets?"); not a list question, nor a yes/no question,
+      which asks of something else than the entry ("Do we write a postmortem
+      for a SEV3?" of the SEV3 row);
+    - any question, when a cell after its key is a sentence (``describes``),
+      as a paragraph's sentence would.
+
+    Never the header row itself, nor a row whose table starts before this
+    passage does.
     """
     row = p.text[units[i].start : units[i].end]
     described = describes(row)
@@ -42,9 +45,9 @@ def table_record(
             return None
         if question.expects is not None and not states_expected(question, row):
             return None
-    elif described:
-        pass  # a sentence of its own answers whatever it answers, as a paragraph's would
-    elif question.kind is QuestionKind.LIST or question.whether or not _keyed(question, row, None):
+    elif not described and (
+        question.kind is QuestionKind.LIST or question.whether or not _keyed(question, row, None)
+    ):
         return None
     if question.names and not named_in(question.names, row):
         return None  # a row on SP 800-46 Revision 1 says nothing of Revision 3
@@ -84,21 +87,30 @@ def _keyed(question: Question, row: str, header: str | None) -> bool:
     code 64" under "| Code |", "tier 1" under "| Tier |", not "tier 1" under "| # |"
     or "| Sl. No. |". Without the header (``table_record``'s first look) it may be.
     """
+    return bool(_keyed_by(question, row, header))
+
+
+def _keyed_by(question: Question, row: str, header: str | None) -> set[str]:
+    """The key the question names the row by (``_keyed``); empty when it names none."""
     key = _key(row, set(question.stems))
     if not key or not key <= set(question.stems):
-        return False
+        return set()
     if header is None or not all(w.isdigit() and len(w) <= 2 for w in key):
-        return True
+        return key
     head = cells(header)
-    return bool(head) and bool(set(content_stems(head[0])) & set(question.stems))
+    return key if head and set(content_stems(head[0])) & set(question.stems) else set()
 
 
 # Question words, besides the key, a row and its header may lack and still be the entry
 # asked about ("What does a 409 error mean?" under "| Code | Meaning |": "error").
 _UNSAID = 1
 # A code, then its label: "P3 – Medium", "SEV1 (Critical)", "E4012: Card declined".
-_LABELLED_CODE = re.compile(r"\s*([A-Za-z]{0,8}\d[A-Za-z\d]*)\s*[–—:(-]\s*[A-Za-z]")
-_HOW = re.compile(r"\bhow\s+(\w+)", re.I)
+# A hyphen only with spaces round it: "3rd-party", "24-hour" are words, not codes.
+_LABELLED_CODE = re.compile(r"\s*([A-Za-z]{0,8}\d[A-Za-z\d]*)(?:\s*[–—:(]|\s+-\s)\s*[A-Za-z]")
+# The quantity a "how ..." question asks for, which a row states as a figure.
+_HOW = re.compile(
+    r"\bhow\s+(long|often|soon|fast|quickly|promptly|much|many|large|big|far|old)\b", re.I
+)
 
 
 def names_row(question: Question, row: str, header: str = "") -> bool:
@@ -108,28 +120,33 @@ def names_row(question: Question, row: str, header: str = "") -> bool:
     or "Support tickets" is; one common word ("Free", "Standard") is not, as
     a question may use it in passing. Nor for a yes/no question (see
     ``table_record``), nor when the row and its header lack more than one of the
-    question's other words: what is asked of the entry is not there.
+    question's other words (two for a key that is a code, "409", "P3"): what is
+    asked of the entry is not there.
     """
     if question.kind is QuestionKind.LIST or question.whether:
         return False
-    if not _keyed(question, row, header):
+    key = _keyed_by(question, row, header)
+    if not key:
         return False
-    key = _key(row, set(question.stems))
-    if not (len(key) >= 2 or any(c.isdigit() for w in key for c in w)):
+    code = any(c.isdigit() for w in key for c in w)
+    if len(key) < 2 and not code:
         return False
     # "What's the maximum value allowed for workers.count?", "What happens if I quit
     # after primary caregiver leave?": the key is named, but what is asked of it is
     # not in the row; the row is that entry only when it holds the rest of the question.
     said = set(content_stems(f"{row} {header}"))
-    asked = {stem(m.group(1)) for m in _HOW.finditer(question.text)}  # "how fast": a 15 minutes
-    return len(set(question.stems) - key - said - asked) <= _UNSAID
+    asked = {stem(m.group(1)) for m in _HOW.finditer(question.text)}  # "how long": "3 years"
+    # A code ("409", "P3") names its entry more surely than words do: one word more.
+    unsaid = _UNSAID + 1 if code else _UNSAID
+    return len(set(question.stems) - key - said - asked) <= unsaid
 
 
 def _key(row: str, asked: set[str]) -> set[str]:
     """The content stems of a row's first cell; none when no other cell says anything.
 
     A cell that opens with a code and labels it ("P3 – Medium", "SEV1 (Critical)")
-    is named by its code alone ("a P3 ticket"), when the question names no label.
+    is named by its code alone ("a P3 ticket"), when the question does not name
+    the whole cell.
     """
     found = cells(row)
     if len(found) < 2 or not any(found[1:]):
