@@ -49,6 +49,16 @@ _FAMILY = {
     "failur": "fail",
     "recoveri": "recov",
     "seizur": "seiz",
+    # Short forms a question types for the words a document spells out: "config" for
+    # "configuration", "env var" for "environment variable".
+    "config": "configur",
+    "env": "environ",
+    "var": "variabl",
+    "admin": "administr",
+    "repo": "repositori",
+    "info": "inform",
+    "dir": "directori",
+    "spec": "specif",
 }
 
 

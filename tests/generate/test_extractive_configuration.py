@@ -10,6 +10,7 @@ from pincite.generate.cues import kind_cue, states_expected
 from pincite.generate.extractive import ExtractiveGenerator
 from pincite.generate.question import parse_question
 from pincite.generate.tables import describes, names_row
+from pincite.generate.words import content_stems
 
 STORAGE = (
     "## Storage\n\n"
@@ -243,3 +244,16 @@ def test_an_faqs_numbering_is_no_word_of_its_question() -> None:
         ranked = generator.rank(parse_question("How do I reset 2FA?"), [p])
         shares.append(next(c.definition for c in ranked if "account settings" in c.text))
     assert shares[0] == shares[1] > 0
+
+
+def test_a_short_form_a_question_types_is_the_word_the_document_spells_out() -> None:
+    for short, full in [("config", "configuration"), ("env", "environment"), ("var", "variable")]:
+        assert content_stems(short) == content_stems(full)
+    p = passage(
+        1,
+        "## Reloading\n\n"
+        "The agent logs a line for every reload it performs at start-up.\n\n"
+        "Sending SIGHUP re-reads the configuration file without dropping connections.\n",
+    )
+    text = generate("How do I reload the config file?", p).claims[0].text
+    assert text.startswith("Sending SIGHUP")
