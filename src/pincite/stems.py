@@ -50,19 +50,17 @@ _FAMILY = {
     "recoveri": "recov",
     "seizur": "seiz",
     # Short forms a question types for the words a document spells out: "config" for
-    # "configuration", "env var" for "environment variable".
+    # "configuration", "env" for "environment". Not those whose stem is another word's:
+    # "var" (VaR), "spec" (specific), "info" (inform), "admin" (administrative).
     "config": "configur",
     "env": "environ",
-    "var": "variabl",
-    "admin": "administr",
     "repo": "repositori",
-    "info": "inform",
     "dir": "directori",
-    "spec": "specif",
 }
 
 
 def family_stem(word: str) -> str:
-    """``stem``, with a few nouns read as the verb they name (the answerer's)."""
+    """``stem``, with a few nouns read as the verb they name and a few short forms as
+    their words (the answerer's; retrieval and the support checker use ``stem``)."""
     s = stem(word)
     return _FAMILY.get(s, s)

@@ -128,10 +128,10 @@ _VERDICT = re.compile(
 _WHO = re.compile(r"(?:^|.*[,;:]\s*)(?:who|whom|whose)\b", re.I)
 _SOMEONE = re.compile(
     r"\b(?i:managers?|directors?|officers?|heads?\s+of|teams?|departments?|committees?|"
-    r"boards?|owners?|administrators?|supervisors?|employees?|staff|chairs?|president|"
-    r"secretary|service\s+desk|help\s*desk|commanders?|engineers?|contractors?|vendors?|customers?|"
-    r"controllers?|processors?|approvers?|agency|agencies|authority|authorities|"
-    r"people\s+operations|human\s+resources|finance|payroll|legal)\b"
+    r"owners?|administrators?|supervisors?|employees?|staff|chairs?|president|"
+    r"secretary|service\s+desk|help\s*desk|commanders?|engineers?|contractors?|vendors?|"
+    r"customers?|controllers?|processors?|approvers?|agency|agencies|authority|authorities|"
+    r"people\s+operations|human\s+resources)\b(?!-)"
     r"|\b(?:C[A-Z]{1,2}O|DPO|HR|IT|IANA|IESG|IETF)\b"
 )
 _CUES = {
@@ -141,6 +141,11 @@ _CUES = {
     QuestionKind.CONDITION: _CONDITIONAL,
     QuestionKind.PROCEDURE: _PROCEDURAL,
 }
+
+
+def _named_by(role: str, asked: set[str]) -> bool:
+    """True when the question names ``role`` itself ("the help desk", "managers'")."""
+    return all(w in asked or w.rstrip("s") in asked for w in _WORD.findall(role.casefold()))
 
 
 def kind_cue(question: Question, text: str, asked: set[str]) -> bool:
@@ -157,7 +162,7 @@ def kind_cue(question: Question, text: str, asked: set[str]) -> bool:
         cue_re = _VERDICT
     elif kind is QuestionKind.OTHER and _WHO.match(question.text):
         # Someone the question itself names is what it asks about, not who answers it.
-        return any(m.group().casefold() not in asked for m in _SOMEONE.finditer(text))
+        return any(not _named_by(m.group(), asked) for m in _SOMEONE.finditer(text))
     if cue_re is None:
         return False
     if kind is QuestionKind.CONDITION and question.outcome:
@@ -181,6 +186,8 @@ def kind_cue(question: Question, text: str, asked: set[str]) -> bool:
     if kind is not QuestionKind.NUMBER:
         return cue_re.search(text) is not None
     if question.expects is not None:
+        if question.expects == "duration" and _NOTICE_ASKED.search(question.text):
+            return states_expected(question, text) and _NOTICE_GIVEN.search(text) is not None
         return states_expected(question, text)
     stated = _REFERENCE.sub(" ", text)
     return any(m.group().casefold() not in asked for m in _NUMBER_CUE.finditer(stated))
@@ -292,17 +299,17 @@ def states_expected(question: Question, text: str) -> bool:
         return _states_count(question.text, text)
     if question.expects in ("gain", "amount"):
         text = _REFERENCE.sub(" ", text)  # "Table 3" states no gain
-    if question.expects == "duration" and _NOTICE_ASKED.search(question.text):
-        # "How much notice do I need to give?": a time ahead of something ("at least 8
-        # weeks before", "two weeks' notice"), not any duration ("after 90 days of service").
-        return _NOTICE_GIVEN.search(text) is not None
     return question.expects is not None and _TYPED[question.expects].search(text) is not None
 
 
-_NOTICE_ASKED = re.compile(r"\b(?:notice|warning)\b|\bin\s+advance\b|\bahead\b", re.I)
+# "How much notice do I need to give?", "How far in advance ...?": a time ahead of
+# something ("at least 8 weeks before", "one month's notice"), not any duration ("after
+# 90 days of service"); "How long is the notice period?" asks for any.
+_NOTICE_ASKED = re.compile(r"\bhow\s+much\s+(?:notice|warning)\b|\bin\s+advance\b|\bahead\b", re.I)
 _NOTICE_GIVEN = re.compile(
-    rf"\b{_NUMBER_WORD}[\s-]+(?:\w+[\s-]+)?(?:minutes?|hours?|days?|weeks?|months?)['’]?"
-    r"\s+(?:\w+\s+){0,2}?(?:before|prior|in\s+advance|ahead|notice|beforehand)\b",
+    rf"\b(?:{_NUMBER_WORD})[\s-]+(?:\w+[\s-]+)?(?:minutes?|hours?|days?|weeks?|months?|"
+    r"fortnights?)(?:['’]s?)?\s+(?:\w+\s+)?(?:before|prior|in\s+advance|ahead|notice|beforehand)\b"
+    r"|\bnotice\b",
     re.I,
 )
 

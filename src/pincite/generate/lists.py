@@ -260,6 +260,8 @@ def items_after(
     shape: tuple[bool, bool] | None = None
     item_indent: int | None = None  # the outermost bulleted item's, once there is one
     opened = False  # item_indent comes from a passage's first line only
+    # Also when the table opens the next chunk.
+    after_leadin = i > 0 and units[i - 1].role is Role.LEADIN
     while len(items) < limit:
         if i >= len(units):
             nxt = adjacent(p, pool.passages)
@@ -269,7 +271,7 @@ def items_after(
             seen.add(p.number)
             continue
         u = units[i]
-        if u.row and not items and i > 0 and units[i - 1].role is Role.LEADIN:
+        if u.row and not items and after_leadin:
             break  # the lead-in announces a table: the bullets after it are another list
         if (
             item_indent is not None

@@ -120,25 +120,22 @@ def names_row(question: Question, row: str, header: str = "") -> bool:
     or "Support tickets" is; one common word ("Free", "Standard") is not, as
     a question may use it in passing. Nor for a yes/no question (see
     ``table_record``), nor when the row and its header lack more than one of the
-    question's other words (two for a key that is a code, "409", "P3"): what is
-    asked of the entry is not there.
+    question's other words: what is asked of the entry is not there ("Who approves
+    a SEV1 postmortem?" is not asked of the SEV1 row).
     """
     if question.kind is QuestionKind.LIST or question.whether:
         return False
     key = _keyed_by(question, row, header)
     if not key:
         return False
-    code = any(c.isdigit() for w in key for c in w)
-    if len(key) < 2 and not code:
+    if len(key) < 2 and not any(c.isdigit() for w in key for c in w):
         return False
     # "What's the maximum value allowed for workers.count?", "What happens if I quit
     # after primary caregiver leave?": the key is named, but what is asked of it is
     # not in the row; the row is that entry only when it holds the rest of the question.
     said = set(content_stems(f"{row} {header}"))
     asked = {stem(m.group(1)) for m in _HOW.finditer(question.text)}  # "how long": "3 years"
-    # A code ("409", "P3") names its entry more surely than words do: one word more.
-    unsaid = _UNSAID + 1 if code else _UNSAID
-    return len(set(question.stems) - key - said - asked) <= unsaid
+    return len(set(question.stems) - key - said - asked) <= _UNSAID
 
 
 def _key(row: str, asked: set[str]) -> set[str]:
