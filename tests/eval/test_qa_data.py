@@ -104,8 +104,12 @@ def test_qasper_gold_passages_are_paragraphs_of_their_paper() -> None:
 POLICIES = QA / "policies"
 
 
-@pytest.mark.parametrize("split", ["dev", "test", "dev2"])
-def test_policies_sets_are_exact_in_their_own_corpus(split: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("split", "documents"), [("dev", 3), ("test", 3), ("dev2", 3), ("dev3", 6)]
+)
+def test_policies_sets_are_exact_in_their_own_corpus(
+    split: str, documents: int, tmp_path: Path
+) -> None:
     # Each split is its own corpus: the test documents were written apart from
     # the dev ones, and their questions never ran against the answerer before
     # they were split off.
@@ -119,7 +123,7 @@ def test_policies_sets_are_exact_in_their_own_corpus(split: str, tmp_path: Path)
         for doc in corpus.documents():
             (version,) = corpus.versions(doc.document_id)
             texts[Path(doc.uri).name] = version.text
-    assert len(texts) == 3
+    assert len(texts) == documents
     for q in questions:
         assert q.documents and set(q.documents) <= set(texts), q.id
         for passage in q.gold_passages:
@@ -129,7 +133,9 @@ def test_policies_sets_are_exact_in_their_own_corpus(split: str, tmp_path: Path)
 
 
 def test_policies_splits_share_no_question() -> None:
-    dev, test, dev2 = (load_questions(QA / f"policies-{s}.jsonl") for s in ("dev", "test", "dev2"))
-    for one, other in ((dev, test), (dev2, test), (dev, dev2)):
+    dev, test, dev2, dev3 = (
+        load_questions(QA / f"policies-{s}.jsonl") for s in ("dev", "test", "dev2", "dev3")
+    )
+    for one, other in ((dev, test), (dev2, test), (dev3, test), (dev, dev2), (dev, dev3), (dev2, dev3)):
         assert not {q.id for q in one} & {q.id for q in other}
         assert not {normalize(q.question) for q in one} & {normalize(q.question) for q in other}
