@@ -136,6 +136,7 @@ def test_policies_splits_share_no_question() -> None:
     dev, test, dev2, dev3 = (
         load_questions(QA / f"policies-{s}.jsonl") for s in ("dev", "test", "dev2", "dev3")
     )
-    for one, other in ((dev, test), (dev2, test), (dev3, test), (dev, dev2), (dev, dev3), (dev2, dev3)):
+    pairs = ((dev, test), (dev2, test), (dev3, test), (dev, dev2), (dev, dev3), (dev2, dev3))
+    for one, other in pairs:
         assert not {q.id for q in one} & {q.id for q in other}
         assert not {normalize(q.question) for q in one} & {normalize(q.question) for q in other}
