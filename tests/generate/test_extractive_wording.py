@@ -9,6 +9,7 @@ from extractive_helpers import best, passage
 
 from pincite.generate.acronyms import acronyms
 from pincite.generate.deontic import obligations
+from pincite.generate.extractive import ExtractiveConfig, ExtractiveGenerator
 from pincite.generate.question import parse_question
 
 SECURITY = (
@@ -100,6 +101,8 @@ ACCOUNTS = (
         ("Do I need to change my password?", "need"),
         ("Can you tell me the hotel limit?", "tell"),
         ("I want to know the hotel limit.", "know"),
+        ("We're expecting twins - do I get double the leave?", "get"),
+        ("How many days of annual leave do we get?", "get"),
     ],
 )
 def test_framing_words_are_not_among_the_question_s_words(question: str, framing: str) -> None:
@@ -109,6 +112,27 @@ def test_framing_words_are_not_among_the_question_s_words(question: str, framing
 def test_a_framed_question_is_answered_from_its_topic() -> None:
     answer = best("What happens to a leaver's account?", passage(1, ACCOUNTS))
     assert answer == "Accounts of leavers are disabled on their last working day."
+
+
+LEAVE = (
+    "## 4. Entitlement\n\n"
+    "Staff who work on a bank holiday get double time off in lieu. "
+    "The entitlement is not multiplied for twins or other multiple births; "
+    "one period of leave applies per birth or placement event."
+)
+
+
+def test_asking_with_get_does_not_dilute_the_answer_s_evidence() -> None:
+    # The sentence holds every word of what is asked; "get", which no entitlement
+    # repeats, no longer counts against it (0.80 with it, 1.08 without, lexically).
+    generator = ExtractiveGenerator(config=ExtractiveConfig(threshold_lexical=0.9))
+    generation = generator.generate("Do I get more leave for twins?", [passage(1, LEAVE)])
+    assert generation.sufficient_context
+    assert generation.claims[0].text.startswith("The entitlement is not multiplied for twins")
+
+
+def test_get_outside_the_asking_stays_a_question_word() -> None:
+    assert "get" in parse_question("Which requests does a GET cache?").stems
 
 
 def test_need_as_a_noun_stays_a_question_word() -> None:
