@@ -13,7 +13,7 @@ import re
 
 from pincite.generate.words import content_stems
 
-__all__ = ["ARTICLE", "END", "TOPIC_ASK", "defined_term"]
+__all__ = ["ARTICLE", "END", "TOPIC_ASK", "defined_term", "document_asked_of"]
 
 ARTICLE = r"(?:(?:a|an|the)\s+)?"
 END = r"\s*[?.!]*\s*$"
@@ -76,6 +76,14 @@ _QUALIFIER = re.compile(
     r"\s+(?:for|in|of|under)\s+(?:the\s+)?"
     r"(?=[A-Z0-9]|(?:rfc|sp|fips|nist|iso|iec|http|https|tls|ssl|ipv|ieee)\s?[/-]?\d)"
 )
+# "What counts as a seat in the contract?", "... under this policy": the document
+# the term is defined in, named by what it is.
+_IN_DOCUMENT = re.compile(
+    r"\s+(?:in|under|per|according\s+to)\s+(?:the|this|that|our|your|their)\s+"
+    r"(?:\w+\s+)?(?:contract|agreement|policy|handbook|manual|guide|guidelines|standard|"
+    r"document|documentation|docs|terms|msa|sla|dpa|faq|runbook|spec|specification)\s*$",
+    re.I,
+)
 _ASIDE = re.compile(
     r",\s*(?:as\s+opposed\s+to|unlike|compared\s+(?:with|to)|rather\s+than|versus|vs\.?|"
     r"not|and\s+not|as\s+(?:used|defined|described)|in\s+(?:the|this)|according\s+to)\b"
@@ -96,9 +104,17 @@ def defined_term(q: str) -> str | None:
             continue
         # "the approving authority for FIPS 200": the term, not the document it is in.
         term = _QUALIFIER.split(_bare_term(m.group("x")), maxsplit=1)[0]
+        term = _IN_DOCUMENT.sub("", term)
         if _is_term(term):
             return term.strip()
     return None
+
+
+def document_asked_of(q: str) -> str:
+    """The words by which ``q`` names, last, the document it asks of ("in the
+    contract", "under this policy"), or ``""``."""
+    m = _IN_DOCUMENT.search(q.rstrip("?.! "))
+    return m.group() if m else ""
 
 
 def _bare_term(x: str) -> str:

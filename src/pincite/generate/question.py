@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from pincite.generate.defined_term import END, TOPIC_ASK, defined_term
+from pincite.generate.defined_term import END, TOPIC_ASK, defined_term, document_asked_of
 from pincite.generate.expects import (
     AMOUNT_NOUNS,
     MONEY_NOUNS,
@@ -166,6 +166,7 @@ _SELF_REFERENCE = re.compile(
 _ASKING = re.compile(
     r"\bwhat\s+(?:happens|happened|(?:will|would|should)\s+happen)(?=\s+to\b)|\bneeds?\s+to\b"
     r"|\b(?:do|did|can|may|will|would)\s+(?:i|we|they|employees|staff)\s+get\b"
+    r"|\b(?:counts?|qualif(?:y|ies))(?=\s+as\b)"
     r"|\b(?:can|could|would)\s+you\s+(?:please\s+)?tell\s+me\b"
     r"|\bi\s+(?:want|would\s+like|need)\s+to\s+know\b|\bi\s+wonder\b"
     r"|" + _STEPS_WORDS,
@@ -311,6 +312,9 @@ def _parse(q: str) -> Question:
             return Question(q, QuestionKind.LIST, tuple(content_stems(x)), stems, head=_head(x))
     term = defined_term(q)
     if term is not None:
+        # "What counts as a seat in the contract?": its definition need not say "contract".
+        where = set(content_stems(document_asked_of(q))) - set(content_stems(term))
+        stems = tuple(s for s in stems if s not in where)
         return Question(q, QuestionKind.DEFINITION, tuple(content_stems(term)), stems, term=term)
     named = named_thing(runs)
     if _CONDITION.match(q):
