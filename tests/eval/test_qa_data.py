@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections import Counter
 from pathlib import Path
@@ -105,7 +106,7 @@ POLICIES = QA / "policies"
 
 
 @pytest.mark.parametrize(
-    ("split", "documents"), [("dev", 3), ("test", 3), ("dev2", 3), ("dev3", 6)]
+    ("split", "documents"), [("dev", 3), ("test", 3), ("dev2", 3), ("dev3", 6), ("dev4", 6)]
 )
 def test_policies_sets_are_exact_in_their_own_corpus(
     split: str, documents: int, tmp_path: Path
@@ -133,10 +134,9 @@ def test_policies_sets_are_exact_in_their_own_corpus(
 
 
 def test_policies_splits_share_no_question() -> None:
-    dev, test, dev2, dev3 = (
-        load_questions(QA / f"policies-{s}.jsonl") for s in ("dev", "test", "dev2", "dev3")
-    )
-    pairs = ((dev, test), (dev2, test), (dev3, test), (dev, dev2), (dev, dev3), (dev2, dev3))
-    for one, other in pairs:
+    splits = [
+        load_questions(QA / f"policies-{s}.jsonl") for s in ("dev", "test", "dev2", "dev3", "dev4")
+    ]
+    for one, other in itertools.combinations(splits, 2):
         assert not {q.id for q in one} & {q.id for q in other}
         assert not {normalize(q.question) for q in one} & {normalize(q.question) for q in other}
