@@ -1,12 +1,15 @@
-"""Questions a customer asks of a contract (found by asking them of documents written
-for the purpose): a defined term asked about "in the contract", "under the agreement"."""
+"""Questions asked of a contract and a policy's tables (found by asking them of documents
+written for the purpose): a defined term asked about "in the contract", and a tier
+asked about by the figure it holds ("I've been here 3 years", "availability was 97%")."""
 
 from __future__ import annotations
 
 import pytest
 from extractive_helpers import assert_pinned, generate, passage
 
+from pincite.generate.bands import in_band
 from pincite.generate.question import QuestionKind, parse_question
+from pincite.generate.tables import names_row
 
 DEFINITIONS = (
     "## 1. Definitions\n\n"
@@ -47,3 +50,81 @@ def test_a_capitalised_document_still_stays_out_of_the_term() -> None:
     # Nor is a term cut where a word only looks like a document's.
     assert parse_question("What is a standard contract?").term == "standard contract"
     assert parse_question("What is the policy?").term == "policy"
+
+
+SICK_PAY = (
+    "## 6. Sick pay\n\n"
+    "Company sick pay depends on continuous service.\n\n"
+    "| Continuous service | Full pay | Half pay |\n"
+    "|---|---|---|\n"
+    "| Less than 6 months | None | None |\n"
+    "| 6 months to 2 years | 4 weeks | 4 weeks |\n"
+    "| 2 to 5 years | 10 weeks | 10 weeks |\n"
+    "| More than 5 years | 16 weeks | 16 weeks |\n\n"
+    "From the sixth working day of absence you must provide a fit note from a doctor."
+)
+CREDITS = (
+    "## 7. Service credits\n\n"
+    "If Availability falls below 99.9% in a month, the Customer is entitled to Service "
+    "Credits as follows:\n\n"
+    "| Monthly Availability | Service Credit (% of monthly Fees) |\n"
+    "|---|---|\n"
+    "| 99.0% to below 99.9% | 5% |\n"
+    "| 95.0% to below 99.0% | 10% |\n"
+    "| Below 95.0% | 25% |\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("cell", "question", "held"),
+    [
+        ("2 to 5 years", "I've been here 3 years", True),
+        ("6 months to 2 years", "I've been here 3 years", False),
+        ("More than 5 years", "after 6 years", True),
+        ("5+ years", "after 6 years", True),
+        ("Less than 6 months", "I started 4 months ago", True),
+        ("95.0% to below 99.0%", "availability was 97%", True),
+        ("Below 95.0%", "availability was 97%", False),
+        ("Below 99.0% but at least 97.0%", "uptime was 98.5 percent", True),
+        ("Below the plan commitment but at least 99.0%", "uptime was 99.5%", True),
+        ("GBP 2,500.01 to GBP 10,000", "a claim of £3,000", True),
+        ("Up to £500", "a claim of £3,000", False),
+        # Figures compare only in one unit, and only with a unit.
+        ("2 to 5 years", "availability was 3%", False),
+        ("2 to 5 years", "what is tier 3", False),
+        ("GBP 2,500.01 to GBP 10,000", "a claim of $3,000", False),
+        # A key that is no range is no band.
+        ("P3 – Medium", "a P3 ticket for 3 days", False),
+        ("Secondary caregiver leave", "after 3 years", False),
+    ],
+)
+def test_a_band_holds_the_figure_a_question_states(cell: str, question: str, held: bool) -> None:
+    assert (in_band(question, cell) is not None) is held
+
+
+def test_a_tier_is_asked_of_by_the_figure_it_holds() -> None:
+    p = passage(1, SICK_PAY)
+    question = "I've been here 3 years, how long do I get full salary if I'm off sick?"
+    generation = generate(question, p)
+    text = generation.claims[0].text
+    # The row, under its header row.
+    assert text.startswith("| Continuous service | Full pay | Half pay |")
+    assert "| 2 to 5 years | 10 weeks | 10 weeks |" in text
+    assert "6 months to 2 years" not in text
+    assert_pinned(generation, [p])
+
+
+def test_a_band_answers_a_question_of_another_kind() -> None:
+    p = passage(1, CREDITS)
+    generation = generate("if availability was only 97% last month what credit are we owed", p)
+    assert "| 95.0% to below 99.0% | 10% |" in generation.claims[0].text
+
+
+def test_a_band_is_the_entry_only_for_what_its_table_says() -> None:
+    header = "| Continuous service | Full pay | Half pay |"
+    row = "| 2 to 5 years | 10 weeks | 10 weeks |"
+    asked = parse_question("I've been here 3 years, how long do I get full pay?")
+    assert names_row(asked, row, header)
+    # Its figure alone: the question asks something the table does not say.
+    parking = parse_question("I've been here 3 years, how long can I park on site?")
+    assert not names_row(parking, row, header)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from pincite.generate.bands import in_band
 from pincite.generate.base import Passage
 from pincite.generate.cues import states_expected
 from pincite.generate.layout import Unit, is_statement
@@ -31,7 +32,8 @@ def table_record(
       does a 409 error mean?" of "| 409 | The order is in a state ... |", "Who
       owns support tickets?"); not a list question, nor a yes/no question,
       which asks of something else than the entry ("Do we write a postmortem
-      for a SEV3?" of the SEV3 row);
+      for a SEV3?" of the SEV3 row); or that states a figure the key's range
+      holds ("I've been here 3 years" of "| 2 to 5 years | 10 weeks |", ``bands``);
     - any question, when a cell after its key is a sentence (``describes``),
       as a paragraph's sentence would.
 
@@ -87,7 +89,32 @@ def _keyed(question: Question, row: str, header: str | None) -> bool:
     code 64" under "| Code |", "tier 1" under "| Tier |", not "tier 1" under "| # |"
     or "| Sl. No. |". Without the header (``table_record``'s first look) it may be.
     """
-    return bool(_keyed_by(question, row, header))
+    return bool(_keyed_by(question, row, header)) or bool(_band_of(question, row))
+
+
+def _band_of(question: Question, row: str) -> set[str]:
+    """The stems of the question's figure that the row's key, a range, holds; else none.
+
+    "I've been here 3 years" is asked of "| 2 to 5 years | 10 weeks |" (``bands``).
+    """
+    found = cells(row)
+    if len(found) < 2 or not any(found[1:]):
+        return set()
+    figure = in_band(question.text, found[0])
+    if figure is None:
+        return set()
+    return set(content_stems(question.text[figure.start : figure.end])) or {"#"}
+
+
+def _banded(question: Question, row: str, header: str) -> bool:
+    """True when the row's range holds the question's figure and the row or its header
+    holds another of its words: what is asked of the tier ("full salary" under "| Full
+    pay |"), not only its figure."""
+    figure = _band_of(question, row)
+    if not figure:
+        return False
+    rest = set(question.stems) - figure
+    return bool(rest & set(content_stems(f"{' '.join(cells(row)[1:])} {header}")))
 
 
 def _keyed_by(question: Question, row: str, header: str | None) -> set[str]:
@@ -127,7 +154,7 @@ def names_row(question: Question, row: str, header: str = "") -> bool:
         return False
     key = _keyed_by(question, row, header)
     if not key:
-        return False
+        return _banded(question, row, header)
     if len(key) < 2 and not any(c.isdigit() for w in key for c in w):
         return False
     # "What's the maximum value allowed for workers.count?", "What happens if I quit
