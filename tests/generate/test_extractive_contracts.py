@@ -96,6 +96,31 @@ CREDITS = (
         # A key that is no range is no band.
         ("P3 – Medium", "a P3 ticket for 3 days", False),
         ("Secondary caregiver leave", "after 3 years", False),
+        # Ends as written: "to below" leaves its figure out, "up to" keeps it in.
+        ("95.0% to below 99.0%", "if availability was exactly 99.0%", False),
+        ("99.0% to below 99.9%", "if availability was exactly 99.0%", True),
+        ("99.0% to below 99.9%", "availability was 99.9% last month", False),
+        ("Up to £500", "a claim of £500", True),
+        ("Over 4 years", "after 4 years", False),
+        # The question's own comparator: the band must hold all it says.
+        ("Below 95.0%", "if availability drops below 95%", True),
+        ("95.0% to below 99.0%", "if availability drops below 95%", False),
+        # Negated comparators.
+        ("Not less than 5 years", "after 6 years", True),
+        ("No more than 7 days", "an absence of 40 days", False),
+        ("Over 28 days", "an absence of 40 days", True),
+        # Amounts in thousands and millions.
+        ("£250k to £1m", "a £300k contract", True),
+        ("Up to £250k", "a £300k contract", False),
+        ("Over £1m", "a contract worth £500,000", False),
+        ("£250k to £1m", "a contract worth £500,000", True),
+        ("Up to £250k", "a £2m contract", False),
+        # A year is twelve months.
+        ("Up to 1 year", "I've worked here 12 months", True),
+        ("6 months to 2 years", "after 24 months", True),
+        ("12 months or more", "after 1 year", True),
+        # No figure inside a word or a code.
+        ("Up to 30 days", "COVID19 days off", False),
     ],
 )
 def test_a_band_holds_the_figure_a_question_states(cell: str, question: str, held: bool) -> None:
@@ -128,3 +153,46 @@ def test_a_band_is_the_entry_only_for_what_its_table_says() -> None:
     # Its figure alone: the question asks something the table does not say.
     parking = parse_question("I've been here 3 years, how long can I park on site?")
     assert not names_row(parking, row, header)
+
+
+def test_a_figure_the_table_states_is_what_is_asked_not_the_case() -> None:
+    p = passage(1, SICK_PAY)
+    generation = generate("Which length of service gets 10 weeks of full pay?", p)
+    assert "Less than 6 months" not in generation.claims[0].text
+    # "10 weeks" is a value of the table, not a length of service.
+    header = "| Continuous service | Full pay | Half pay |"
+    row = "| Less than 6 months | None | None |"
+    values = frozenset({("days", 28.0), ("days", 70.0), ("days", 112.0)})
+    asked = parse_question("Which length of service gets 10 weeks of full pay?")
+    assert not names_row(asked, row, header, values)
+    assert names_row(parse_question("I've been here 10 weeks, what full pay?"), row, header)
+
+
+@pytest.mark.parametrize(
+    ("question", "kept"),
+    [
+        # Getting is what is asked: the answer may say "To get a refund, ...".
+        ("How do I get a refund?", "get"),
+        ("Where do we get the VPN client?", "get"),
+        # "count as of Q3" is a count on a date, not "counts as".
+        ("What was the user count as of Q3?", "count"),
+    ],
+)
+def test_words_that_only_look_like_framing_stay(question: str, kept: str) -> None:
+    assert kept in parse_question(question).stems
+
+
+def test_a_scope_question_under_a_policy_keeps_its_words() -> None:
+    # "covered" is no term of the policy: the policy's scope is asked for.
+    covered = parse_question("Who is covered under the policy?")
+    assert covered.term != "covered"
+    assert {"cover", "polici"} <= set(covered.stems)
+
+
+def test_only_the_kind_of_document_is_dropped() -> None:
+    # Which policy is still said: the security policy's incident, not another's.
+    incident = parse_question("What is an incident in the security policy?")
+    assert incident.term == "incident"
+    assert "secur" in incident.stems and "polici" not in incident.stems
+    seat = parse_question("What is a seat in the master services agreement?")
+    assert seat.term == "seat"

@@ -80,10 +80,12 @@ _QUALIFIER = re.compile(
 # the term is defined in, named by what it is.
 _IN_DOCUMENT = re.compile(
     r"\s+(?:in|under|per|according\s+to)\s+(?:the|this|that|our|your|their)\s+"
-    r"(?:\w+\s+)?(?:contract|agreement|policy|handbook|manual|guide|guidelines|standard|"
-    r"document|documentation|docs|terms|msa|sla|dpa|faq|runbook|spec|specification)\s*$",
+    r"(?:[\w-]+\s+){0,3}?(?P<document>contract|agreement|policy|handbook|manual|guide|"
+    r"guidelines|standard|document|documentation|docs|terms|msa|sla|dpa|faq|runbook|spec|"
+    r"specification)\s*$",
     re.I,
 )
+_PARTICIPLE = re.compile(r"^\w+ed$", re.I)
 _ASIDE = re.compile(
     r",\s*(?:as\s+opposed\s+to|unlike|compared\s+(?:with|to)|rather\s+than|versus|vs\.?|"
     r"not|and\s+not|as\s+(?:used|defined|described)|in\s+(?:the|this)|according\s+to)\b"
@@ -104,17 +106,22 @@ def defined_term(q: str) -> str | None:
             continue
         # "the approving authority for FIPS 200": the term, not the document it is in.
         term = _QUALIFIER.split(_bare_term(m.group("x")), maxsplit=1)[0]
-        term = _IN_DOCUMENT.sub("", term)
+        cut = _IN_DOCUMENT.sub("", term)
+        # "Who is covered under the policy?" asks what the policy covers, not what
+        # "covered" means: a participle is no term.
+        if not _PARTICIPLE.search(cut):
+            term = cut
         if _is_term(term):
             return term.strip()
     return None
 
 
 def document_asked_of(q: str) -> str:
-    """The words by which ``q`` names, last, the document it asks of ("in the
-    contract", "under this policy"), or ``""``."""
+    """The word by which ``q`` names, last, the kind of document it asks of
+    ("contract" of "in the contract", "policy" of "under the security policy"), or
+    ``""``. Its other words ("security") still say which document."""
     m = _IN_DOCUMENT.search(q.rstrip("?.! "))
-    return m.group() if m else ""
+    return m["document"] if m else ""
 
 
 def _bare_term(x: str) -> str:

@@ -160,13 +160,15 @@ _SELF_REFERENCE = re.compile(
 # leaver's account?" is answered by "Accounts of leavers are disabled ...", "Do I
 # need to change my password?" by "Passwords must be changed ...", "Do I get double
 # the leave for twins?" by "The entitlement is not multiplied for twins ..." (an
-# entitlement is written "receive", "is given", "applies"). ("What happens
+# entitlement is written "receive", "is given", "applies"; not "How do I get a
+# refund?", where getting is what is asked). ("What happens
 # when/if ...?" keeps its words: ``asks_outcome`` reads it, and with every other
 # word found in two sentences, the one opening with the condition must still win.)
 _ASKING = re.compile(
     r"\bwhat\s+(?:happens|happened|(?:will|would|should)\s+happen)(?=\s+to\b)|\bneeds?\s+to\b"
-    r"|\b(?:do|did|can|may|will|would)\s+(?:i|we|they|employees|staff)\s+get\b"
-    r"|\b(?:counts?|qualif(?:y|ies))(?=\s+as\b)"
+    r"|(?<!\bhow\s)(?<!\bwhere\s)\b(?:do|did|can|may|will|would)\s+(?:i|we|they|employees|staff)"
+    r"\s+get\b"
+    r"|\b(?:counts?|qualif(?:y|ies))(?=\s+as\b(?!\s+(?:of|at)\b))"
     r"|\b(?:can|could|would)\s+you\s+(?:please\s+)?tell\s+me\b"
     r"|\bi\s+(?:want|would\s+like|need)\s+to\s+know\b|\bi\s+wonder\b"
     r"|" + _STEPS_WORDS,

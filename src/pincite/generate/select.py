@@ -34,7 +34,7 @@ from pincite.generate.pointers import pointed_at
 from pincite.generate.pool import Piece, Pool, adjacent, ends_sentence, resumed
 from pincite.generate.question import Question, QuestionKind
 from pincite.generate.scope import asks_scope, describes_itself
-from pincite.generate.tables import names_row, table_record
+from pincite.generate.tables import names_row, table_record, table_values
 from pincite.generate.words import compounds, content_stems
 
 __all__ = ["Candidate", "Scoring", "candidates"]
@@ -157,6 +157,7 @@ def candidates(
     # (claim pieces, pieces the score reads, title words, definition, role)
     drafts: list[tuple[tuple[Piece, ...], tuple[Piece, ...], set[str], float, Role]] = []
     subjects: dict[int, set[str]] = {}  # a record's own words beyond its text (``_record``)
+    values: dict[int, frozenset[tuple[str, float]]] = {}  # figures a passage's tables state
     for p in pool.passages:
         units = pool.units[p.number]
         section = set(content_stems(" ".join(p.section)))
@@ -177,8 +178,13 @@ def candidates(
                 subjects[len(drafts)] = set(content_stems(p.title))
                 # A row whose key the question names is that entry of the table.
                 head = record[0]
+                if p.number not in values:
+                    values[p.number] = table_values(p, units)
                 keyed = u.row and names_row(
-                    question, p.text[u.start : u.end], head[0].text[head[1] : head[2]]
+                    question,
+                    p.text[u.start : u.end],
+                    head[0].text[head[1] : head[2]],
+                    values[p.number],
                 )
                 drafts.append((record, record, title, scoring.pattern_share * keyed, u.role))
                 continue

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from pincite.generate.bands import in_band
+from pincite.generate.bands import in_band, stated_values
 from pincite.generate.base import Passage
 from pincite.generate.cues import states_expected
 from pincite.generate.layout import Unit, is_statement
@@ -14,7 +14,7 @@ from pincite.generate.question import Question, QuestionKind
 from pincite.generate.rows import cells, is_table_rule
 from pincite.generate.words import content_stems, stem
 
-__all__ = ["names_row", "table_record"]
+__all__ = ["names_row", "table_record", "table_values"]
 
 
 def table_record(
@@ -48,7 +48,9 @@ def table_record(
         if question.expects is not None and not states_expected(question, row):
             return None
     elif not described and (
-        question.kind is QuestionKind.LIST or question.whether or not _keyed(question, row, None)
+        question.kind is QuestionKind.LIST
+        or question.whether
+        or not (_keyed(question, row, None) or _band_of(question, row, table_values(p, units)))
     ):
         return None
     if question.names and not named_in(question.names, row):
@@ -67,7 +69,7 @@ def table_record(
         return None  # the chunk may open mid-table: its first row need not be the header
     head = p.text[header.start : header.end]
     keyed_only = question.kind is not QuestionKind.NUMBER and not described
-    if keyed_only and not _keyed(question, row, head):
+    if keyed_only and not (_keyed(question, row, head) or _band_of(question, row)):
         return None
     return ((p, header.start, header.end), (p, units[i].start, units[i].end))
 
@@ -89,28 +91,39 @@ def _keyed(question: Question, row: str, header: str | None) -> bool:
     code 64" under "| Code |", "tier 1" under "| Tier |", not "tier 1" under "| # |"
     or "| Sl. No. |". Without the header (``table_record``'s first look) it may be.
     """
-    return bool(_keyed_by(question, row, header)) or bool(_band_of(question, row))
+    return bool(_keyed_by(question, row, header))
 
 
-def _band_of(question: Question, row: str) -> set[str]:
+def table_values(p: Passage, units: list[Unit]) -> frozenset[tuple[str, float]]:
+    """The figures the passage's table rows state after their first cell (``bands``)."""
+    rows = (cells(p.text[u.start : u.end]) for u in units if u.row)
+    return stated_values([c for found in rows for c in found[1:]])
+
+
+def _band_of(
+    question: Question, row: str, values: frozenset[tuple[str, float]] = frozenset()
+) -> set[str]:
     """The stems of the question's figure that the row's key, a range, holds; else none.
 
-    "I've been here 3 years" is asked of "| 2 to 5 years | 10 weeks |" (``bands``).
+    "I've been here 3 years" is asked of "| 2 to 5 years | 10 weeks |" (``bands``);
+    a figure among the table's ``values`` is what is asked for, not the case.
     """
     found = cells(row)
     if len(found) < 2 or not any(found[1:]):
         return set()
-    figure = in_band(question.text, found[0])
+    figure = in_band(question.text, found[0], values)
     if figure is None:
         return set()
     return set(content_stems(question.text[figure.start : figure.end])) or {"#"}
 
 
-def _banded(question: Question, row: str, header: str) -> bool:
+def _banded(
+    question: Question, row: str, header: str, values: frozenset[tuple[str, float]]
+) -> bool:
     """True when the row's range holds the question's figure and the row or its header
     holds another of its words: what is asked of the tier ("full salary" under "| Full
     pay |"), not only its figure."""
-    figure = _band_of(question, row)
+    figure = _band_of(question, row, values)
     if not figure:
         return False
     rest = set(question.stems) - figure
@@ -140,7 +153,12 @@ _HOW = re.compile(
 )
 
 
-def names_row(question: Question, row: str, header: str = "") -> bool:
+def names_row(
+    question: Question,
+    row: str,
+    header: str = "",
+    values: frozenset[tuple[str, float]] = frozenset(),
+) -> bool:
     """True when a question names a row's key (under ``header``), and the key is specific.
 
     Such a row is an entry of the table, as a label is of a glossary: "409"
@@ -154,7 +172,7 @@ def names_row(question: Question, row: str, header: str = "") -> bool:
         return False
     key = _keyed_by(question, row, header)
     if not key:
-        return _banded(question, row, header)
+        return _banded(question, row, header, values)
     if len(key) < 2 and not any(c.isdigit() for w in key for c in w):
         return False
     # "What's the maximum value allowed for workers.count?", "What happens if I quit
