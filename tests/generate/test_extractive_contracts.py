@@ -121,6 +121,32 @@ CREDITS = (
         ("12 months or more", "after 1 year", True),
         # No figure inside a word or a code.
         ("Up to 30 days", "COVID19 days off", False),
+        # The question's comparator takes its figure just past the end it names.
+        ("2 to 5 years", "I've been here for over 3 years", True),
+        ("More than 5 years", "I've been here over 5 years", True),
+        ("2 to 5 years", "at least 3 years of service", True),
+        ("0% to below 95%", "if availability drops below 95%", True),
+        ("0-2 years", "if I've worked here under 2 years", True),
+        # ... and only a comparator just before it: not one a clause away.
+        ("95.0% to below 99.0%", "below target, as they say, and so on, it was 97%", True),
+        # More ways tables write their ranges.
+        ("5 years+", "after 6 years", True),
+        ("99.9% +", "uptime was 99.95%", True),
+        ("99.9% – 99.0%", "availability was 99.5%", True),
+        ("GBP500.01 to GBP2,500", "a claim of GBP1,200", True),
+        ("GBP500.01 to GBP2,500", "a claim of £1,200", True),
+        ("£250-500k", "a £300k contract", True),
+        ("£10k–20k", "a £15,000 purchase", True),
+        ("£250,001 to £1 million", "a £300,000 contract", True),
+        ("Over £1 million", "a £300,000 contract", False),
+        ("Over 2 years to 5 years", "after 2 years", False),
+        ("More than 2 years up to 5 years", "after 3 years", True),
+        ("At least 2 years but less than 5 years", "after 5 years", False),
+        ("2 to <5 years", "after 5 years", False),
+        ("< 95%", "availability was 94%", True),
+        (">= 99.9%", "availability was 99.9%", True),
+        # A name's number is no end of a range ("Tier 1", then 0%).
+        ("Tier 1 – 0%", "at 0.5% availability", False),
     ],
 )
 def test_a_band_holds_the_figure_a_question_states(cell: str, question: str, held: bool) -> None:
@@ -187,6 +213,8 @@ def test_a_scope_question_under_a_policy_keeps_its_words() -> None:
     covered = parse_question("Who is covered under the policy?")
     assert covered.term != "covered"
     assert {"cover", "polici"} <= set(covered.stems)
+    included = parse_question("What is included in our SLA?")
+    assert not included.term and {"includ", "sla"} <= set(included.stems)
 
 
 def test_only_the_kind_of_document_is_dropped() -> None:
@@ -196,3 +224,35 @@ def test_only_the_kind_of_document_is_dropped() -> None:
     assert "secur" in incident.stems and "polici" not in incident.stems
     seat = parse_question("What is a seat in the master services agreement?")
     assert seat.term == "seat"
+
+
+@pytest.mark.parametrize(
+    ("question", "held"),
+    [
+        # The user's own figure, though the table also states it as a value.
+        ("I've been here 4 weeks, how long do I get full salary if I'm off sick?", True),
+        # A figure asked for, which the table states: not the case.
+        ("Which length of service gets 4 weeks of full pay?", False),
+    ],
+)
+def test_a_stated_figure_is_the_case_unless_it_is_asked_for(question: str, held: bool) -> None:
+    stated = frozenset({("days", 28.0), ("days", 70.0)})
+    assert (in_band(question, "Less than 6 months", stated) is not None) is held
+
+
+def test_a_key_naming_a_tier_by_number_is_no_band_and_no_error() -> None:
+    # "Tier 1 – 0%" once divided by its zero; it is a name's number and a figure.
+    tiers = (
+        "## Credits\n\n"
+        "| Monthly availability | Service Credit |\n|---|---|\n"
+        "| Tier 1 – 0% | None |\n| Band 1: £0 | None |\n| 95.0% to below 99.0% | 10% |\n"
+    )
+    generation = generate("if availability was 97% what credit are we owed", passage(1, tiers))
+    assert "| 95.0% to below 99.0% | 10% |" in generation.claims[0].text
+
+
+def test_who_is_covered_asks_the_policy_s_scope() -> None:
+    covered = parse_question("Who is covered under the policy?")
+    assert covered.kind is not QuestionKind.DEFINITION and not covered.term
+    # A noun that ends in "ed" is still a term.
+    assert parse_question("What is a seed in the contract?").term == "seed"

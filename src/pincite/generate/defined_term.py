@@ -85,7 +85,12 @@ _IN_DOCUMENT = re.compile(
     r"specification)\s*$",
     re.I,
 )
-_PARTICIPLE = re.compile(r"^\w+ed$", re.I)
+# "covered", "included", "required"; not "seed", "need", "red".
+_PARTICIPLE = re.compile(r"^\w{2,}[^\We]ed$", re.I)
+# "covered under the policy", "included in our SLA": what a scope covers, no term.
+_PARTICIPLE_OF = re.compile(
+    r"^\w{2,}[^\We]ed\s+(?:under|in|by|for|with|from|on|at|to|within)\b", re.I
+)
 _ASIDE = re.compile(
     r",\s*(?:as\s+opposed\s+to|unlike|compared\s+(?:with|to)|rather\s+than|versus|vs\.?|"
     r"not|and\s+not|as\s+(?:used|defined|described)|in\s+(?:the|this)|according\s+to)\b"
@@ -143,6 +148,8 @@ def _is_term(x: str) -> bool:
         return False  # "What is it?": a pronoun names no term
     words = x.split()
     if not 0 < len(words) <= _MAX_TERM_WORDS:
+        return False
+    if _PARTICIPLE_OF.match(x):
         return False
     first = words[0].casefold()
     return first not in _VALUE_WORDS and first not in ("of", "in", "to", "for")

@@ -157,9 +157,9 @@ def candidates(
     # (claim pieces, pieces the score reads, title words, definition, role)
     drafts: list[tuple[tuple[Piece, ...], tuple[Piece, ...], set[str], float, Role]] = []
     subjects: dict[int, set[str]] = {}  # a record's own words beyond its text (``_record``)
-    values: dict[int, frozenset[tuple[str, float]]] = {}  # figures a passage's tables state
     for p in pool.passages:
         units = pool.units[p.number]
+        stated = table_values(p, units)  # the figures its tables state (``bands``)
         section = set(content_stems(" ".join(p.section)))
         for i, u in enumerate(units):
             title = set(content_stems(u.title)) | section
@@ -172,19 +172,17 @@ def candidates(
                         titled = about(question, pool, p, p.text[u.start : u.end], scoring)
                     drafts.append((leadin_run, leadin_run, title, titled, Role.ITEM))
                 continue
-            record = _record(question, p, units, i)
+            record = _record(question, p, units, i, stated)
             if record is not None:
                 # A cover page's line is about its document: the title says whose date it is.
                 subjects[len(drafts)] = set(content_stems(p.title))
                 # A row whose key the question names is that entry of the table.
                 head = record[0]
-                if p.number not in values:
-                    values[p.number] = table_values(p, units)
                 keyed = u.row and names_row(
                     question,
                     p.text[u.start : u.end],
                     head[0].text[head[1] : head[2]],
-                    values[p.number],
+                    stated,
                 )
                 drafts.append((record, record, title, scoring.pattern_share * keyed, u.role))
                 continue
@@ -253,7 +251,13 @@ def candidates(
     return sorted(result, key=lambda c: (-c.score, c.passage.number, c.pieces[0][1]))
 
 
-def _record(question: Question, p: Passage, units: list[Unit], i: int) -> tuple[Piece, ...] | None:
+def _record(
+    question: Question,
+    p: Passage,
+    units: list[Unit],
+    i: int,
+    values: frozenset[tuple[str, float]],
+) -> tuple[Piece, ...] | None:
     """A short line stating the date or size a number question asks for, as a claim's piece.
 
     Cover pages and tables state such facts in lines no sentence holds ("7
@@ -266,7 +270,7 @@ def _record(question: Question, p: Passage, units: list[Unit], i: int) -> tuple[
     """
     u = units[i]
     if u.role is Role.FRAGMENT and u.row:
-        return table_record(question, p, units, i)
+        return table_record(question, p, units, i, values)
     if u.role not in _RECORD_ROLES or question.expects not in _RECORD_EXPECTS:
         return None
     line = p.text[u.start : u.end]

@@ -18,7 +18,11 @@ __all__ = ["names_row", "table_record", "table_values"]
 
 
 def table_record(
-    question: Question, p: Passage, units: list[Unit], i: int
+    question: Question,
+    p: Passage,
+    units: list[Unit],
+    i: int,
+    values: frozenset[tuple[str, float]] | None = None,
 ) -> tuple[Piece, ...] | None:
     """A table's row that may answer the question, with its header row; None for any other.
 
@@ -38,7 +42,8 @@ def table_record(
       as a paragraph's sentence would.
 
     Never the header row itself, nor a row whose table starts before this
-    passage does.
+    passage does. ``values`` are the figures the passage's tables state
+    (``table_values``), read here when not given.
     """
     row = p.text[units[i].start : units[i].end]
     described = describes(row)
@@ -50,7 +55,7 @@ def table_record(
     elif not described and (
         question.kind is QuestionKind.LIST
         or question.whether
-        or not (_keyed(question, row, None) or _band_of(question, row, table_values(p, units)))
+        or not (_keyed(question, row, None) or _band_of(question, row, _values(p, units, values)))
     ):
         return None
     if question.names and not named_in(question.names, row):
@@ -69,7 +74,9 @@ def table_record(
         return None  # the chunk may open mid-table: its first row need not be the header
     head = p.text[header.start : header.end]
     keyed_only = question.kind is not QuestionKind.NUMBER and not described
-    if keyed_only and not (_keyed(question, row, head) or _band_of(question, row)):
+    if keyed_only and not (
+        _keyed(question, row, head) or _band_of(question, row, _values(p, units, values))
+    ):
         return None
     return ((p, header.start, header.end), (p, units[i].start, units[i].end))
 
@@ -98,6 +105,12 @@ def table_values(p: Passage, units: list[Unit]) -> frozenset[tuple[str, float]]:
     """The figures the passage's table rows state after their first cell (``bands``)."""
     rows = (cells(p.text[u.start : u.end]) for u in units if u.row)
     return stated_values([c for found in rows for c in found[1:]])
+
+
+def _values(
+    p: Passage, units: list[Unit], values: frozenset[tuple[str, float]] | None
+) -> frozenset[tuple[str, float]]:
+    return table_values(p, units) if values is None else values
 
 
 def _band_of(
