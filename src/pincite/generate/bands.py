@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 __all__ = ["Band", "Quantity", "asks_value", "in_band", "quantities", "stated_values"]
 
@@ -225,19 +226,27 @@ def in_band(
     band = _band(cell)
     if band is None:
         return None
+    for q, value, asked in _cases(question):
+        if q.unit != band.unit or (asked and (q.unit, q.value) in stated):
+            continue
+        if band.holds(value):
+            return q
+    return None
+
+
+@lru_cache(maxsize=64)
+def _cases(question: str) -> tuple[tuple[Quantity, float, bool], ...]:
+    """Each figure of the question, the value a band must hold for it, and whether
+    it is worded as asked for; read once per question, not once per row."""
+    found = []
     for q in quantities(question):
-        if q.unit != band.unit:
-            continue
-        if (q.unit, q.value) in stated and asks_value(question, q):
-            continue
         value = q.value
         bound = _bound(question[: q.start], question[q.end :])
         if bound is not None and not bound[1]:
             step = 1e-9 * max(1.0, abs(value))
             value += step if bound[0] == "lo" else -step
-        if band.holds(value):
-            return q
-    return None
+        found.append((q, value, asks_value(question, q)))
+    return tuple(found)
 
 
 def stated_values(cells: list[str]) -> frozenset[tuple[str, float]]:
