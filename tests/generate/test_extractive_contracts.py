@@ -256,3 +256,20 @@ def test_who_is_covered_asks_the_policy_s_scope() -> None:
     assert covered.kind is not QuestionKind.DEFINITION and not covered.term
     # A noun that ends in "ed" is still a term.
     assert parse_question("What is a seed in the contract?").term == "seed"
+
+
+def test_a_yes_no_question_after_a_scene_is_not_asked_of_a_tier() -> None:
+    # "do i get ...?" after a comma asks whether: a tier row, keyed by the 4 months
+    # the scene states, is no answer to it (here: of another table altogether).
+    question = "i only started 4 months ago and i'm pregnant, do i get the enhanced maternity pay?"
+    asked = parse_question(question)
+    assert asked.whether
+    header = "| Continuous service | Full pay | Half pay |"
+    assert not names_row(asked, "| Less than 6 months | None | None |", header)
+    text = SICK_PAY + (
+        "\n\n## 7. Maternity pay\n\n"
+        "Primary carers with at least 26 weeks of continuous service receive enhanced "
+        "maternity pay of 20 weeks at full pay."
+    )
+    generation = generate(question, passage(1, text))
+    assert generation.claims[0].text.startswith("Primary carers with at least 26 weeks")

@@ -205,6 +205,13 @@ _SETTING = re.compile(
 # A scene set before the question ("Our proxy sits at the network firewall. What
 # should it do with ...?", "our data has residency requirements - can a customer
 # ...?"): the question is its last sentence; the scene's words still count.
+# "i only started 4 months ago and i'm pregnant, do i get the enhanced maternity pay?":
+# a scene set off by a comma, then a yes/no question about the one asking.
+_TRAILING_YES_NO = re.compile(
+    r",\s*(?:do|does|did|can|could|is|are|will|would|should|must|may|have|has)\s+"
+    r"(?:i|we|you|they|my|our)\b[^,?]*\?*\s*$",
+    re.I,
+)
 _SCENE = re.compile(
     r"^.*?\w[.!:;]\s+(?=(?:what|which|when|how|why|who|where|under|is|are|can|could|does|"
     r"do|must|should|may)\b(?:[^.!]|[.!](?=\S))*\?*\s*$)|^.*?\w\s+[-–—]\s+(?=(?:what|which|"
@@ -279,7 +286,7 @@ def parse_question(text: str) -> Question:
         parsed = replace(main, text=q, focus=focus, stems=main.stems + said)
     else:
         main_text = q
-    whether = _YES_NO.match(main_text) is not None
+    whether = _YES_NO.match(main_text) is not None or _TRAILING_YES_NO.search(main_text) is not None
     parsed = replace(parsed, whether=whether, outcome=asks_outcome(main_text))
     return replace(parsed, names=digit_names(_name_runs(q)), asks_authors=authors)
 
