@@ -36,7 +36,7 @@ from __future__ import annotations
 import argparse
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -258,7 +258,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if len(args.set) < 2:
         ap.error("leave-one-set-out needs at least two --set")
     data = {name: collect(Path(q), Path(db), name in args.per_document) for name, q, db in args.set}
-    threshold = replace(ExtractiveGenerator().config).threshold
+    threshold = ExtractiveGenerator().config.threshold
     totals = np.zeros(3, dtype=int)
     print(f"{'held-out set':16} {'ranker: shipped':>16} {'learned':>8}   "
           f"{'sufficiency: shipped':>22} {'learned':>16}")  # fmt: skip
