@@ -404,3 +404,23 @@ def test_a_count_the_question_states_is_its_own_however_it_is_written() -> None:
 def test_how_quickly_asks_for_a_duration(question: str, kind: str, expects: str | None) -> None:
     q = parse_question(question)
     assert (q.kind.value, q.expects) == (kind, expects)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Use the `format` query parameter to choose `csv`, `xlsx` or `pdf`.",
+        'Set `storage.compression` to "none", "lz4" or "zstd".',
+        "Filter by `draft`, `queued`, `running`, `complete` or `failed`.",
+        "The idempotent methods are GET, HEAD, PUT and DELETE.",
+    ],
+)
+def test_a_list_set_as_code_or_in_quotes_is_a_list_given_inline(text: str) -> None:
+    # An API reference names its values as code; the commas then follow a backtick.
+    question = parse_question("Which file formats can reports be exported in?")
+    assert kind_cue(question, text, set())
+
+
+def test_a_single_quoted_value_is_no_list() -> None:
+    question = parse_question("Which file formats can reports be exported in?")
+    assert not kind_cue(question, "The default format is `csv`, as before.", set())

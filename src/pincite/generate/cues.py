@@ -39,8 +39,10 @@ _NUMBER_CUE = re.compile(
     re.I,
 )
 # "GET, HEAD, PUT and DELETE": a list given inline, in one sentence.
+_ITEM = r"[`'\"“‘]?[\w/-]+(?:\.[\w/-]+)*[`'\"”’]?"
 _ENUMERATION = re.compile(
-    r"\b[\w/-]+,\s+[\w/-]+(?:,\s+[\w/-]+)*,?\s+(?:and|or)\s+\w"
+    # Items may be quoted or set as code: "`csv`, `xlsx` or `pdf`", '"none", "lz4" or "zstd"'.
+    rf"(?<![\w`'\"“‘]){_ITEM},\s+{_ITEM}(?:,\s+{_ITEM})*,?\s+(?:and|or)\s+[`'\"“‘]?\w"
     # "chief information officers, senior agency officials, ..., and information owners"
     r"|(?:,(?:[^,.;:]|\.(?!\s+[A-Z]|\s*$)){2,80}){2,},\s*(?:and|or)\s+\w"
 )
