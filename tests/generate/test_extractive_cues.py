@@ -424,3 +424,24 @@ def test_a_list_set_as_code_or_in_quotes_is_a_list_given_inline(text: str) -> No
 def test_a_single_quoted_value_is_no_list() -> None:
     question = parse_question("Which file formats can reports be exported in?")
     assert not kind_cue(question, "The default format is `csv`, as before.", set())
+
+
+def test_a_sentence_sending_the_reader_elsewhere_is_no_answer() -> None:
+    # RFC 7230 3.1.2 points at RFC 7231 for the classes; RFC 2616 6.1.1 states them.
+    pointer = passage(
+        1,
+        "See Section 6 of [RFC7231] for information about the semantics of status codes, "
+        "including the classes of status code (indicated by the first digit).",
+    )
+    stated = passage(2, "The first digit of the Status-Code defines the class of response.")
+    question = "What do the first digits of HTTP status codes mean?"
+    assert best(question, pointer, stated).startswith("The first digit")
+    further = passage(
+        1,
+        "For more information on the classes of status codes and the first digit, see "
+        "Section 6 of RFC 7231.",
+    )
+    assert best(question, further, stated).startswith("The first digit")
+    # Asked where to read more, the pointer is the answer.
+    where = "Where can I read more about the classes of status codes and the first digit?"
+    assert best(where, pointer, stated).startswith("See Section 6")

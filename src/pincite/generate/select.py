@@ -99,6 +99,10 @@ class Scoring:
     # Share of its score a candidate keeps when the question names a document
     # ("In Revision 1, ...", "Does RFC 7230 ...") and it comes from another one.
     other_document: float = 0.9
+    # Share of its score a sentence keeps that sends the reader elsewhere ("See
+    # Section 6 of [RFC7231] for information about ...", "For more information on
+    # malware, see NIST SP 800-83"), unless the question asks where to read more.
+    elsewhere_factor: float = 0.7
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +128,21 @@ _FOOTNOTE_NUMBER = re.compile(r"\d{1,2}\s+")
 # term, not what the term means.
 _ASIDE = re.compile(r"(?:Note|NOTE|Notes|Aside|Example|e\.g\.)\s*[:-]")
 _WORD = re.compile(r"\w+")
+# A sentence whose point is where to read: "See section 19.6 for ...", "(See also
+# Appendix A.)", "For more information on patch management, see NIST SP 800-40".
+_ELSEWHERE = re.compile(
+    r"[(\s]*(?:see|refer\s+to)\s+(?:also\s+)?(?:sections?|appendix|appendices|table|figure|"
+    r"chapter|part|rfc|\[|nist|sp|fips|the\s+\w+\s+(?:policy|guide|standard|document|section))\b"
+    r"|for\s+(?:more|further|additional)\s+(?:information|details|guidance)\b[^.;]{0,150}?,\s*"
+    r"(?:see|refer\s+to|consult)\b",
+    re.I,
+)
+# "Where can I read more about ...?", "Which document covers ...?": a pointer answers it.
+_ASKS_WHERE = re.compile(
+    r"\bwhere\b|\bmore\s+(?:information|details|about)\b|\bwhich\s+(?:document|guide|"
+    r"publication|section|standard|rfc)\b|\bfurther\s+reading\b",
+    re.I,
+)
 # An entry of a contract's definitions: '"Customer Data" means ...', '“Term” shall mean ...'.
 _NEXT_ENTRY = re.compile(
     r"[\"“‘'][^\"”’']{1,60}[\"”’']\s+(?:means|shall\s+mean|is\s+defined\s+as|refers\s+to)\b"
@@ -203,6 +222,7 @@ def candidates(
     absent = frozenset(q_set - pool.present)
     asked = {w.casefold() for w in _WORD.findall(question.text)}
     scope_asked = asks_scope(question)
+    elsewhere = _ASKS_WHERE.search(question.text) is None
     result = []
     for j, ((pieces, _, title, definition, role), text) in enumerate(
         zip(drafts, texts, strict=True)
@@ -246,6 +266,8 @@ def candidates(
             score *= scoring.footnote_factor
         if named and pieces[0][0].number not in named:
             score *= scoring.other_document
+        if elsewhere and _ELSEWHERE.match(text):
+            score *= scoring.elsewhere_factor
         result.append(Candidate(pieces, score, base, definition, cue, role))
     # Earlier passages ranked higher in retrieval: break ties toward them.
     return sorted(result, key=lambda c: (-c.score, c.passage.number, c.pieces[0][1]))
