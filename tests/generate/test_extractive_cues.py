@@ -375,6 +375,10 @@ def test_a_count_question_prefers_the_sentence_that_counts() -> None:
         # Saying that a server limits it states no limit.
         ("A server ought to limit the total length of chunk extensions it receives.", False),
         ("The chunked coding lets content of unknown size be sent as a series of chunks.", False),
+        # A default is no limit, unless the sentence bounds the value too.
+        ("The default page size for all list endpoints is now 50 (previously 25).", False),
+        ("Pass `limit` (default 50, maximum 200) for later pages.", True),
+        ("Page size, 1–200. Default 50.", True),
     ],
 )
 def test_a_limit_question_is_answered_by_a_limit_or_by_its_absence(text: str, states: bool) -> None:

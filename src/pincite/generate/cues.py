@@ -297,11 +297,23 @@ def _as_digits(count: str) -> str:
 
 def states_expected(question: Question, text: str) -> bool:
     """True when ``text`` states the kind of quantity a number question expects (a date, ...)."""
+    if question.expects == "limit" and _DEFAULT.search(text) and not _BOUND.search(text):
+        return False  # "The default page size is now 50": a default is no limit
     if question.expects in ("count", "limit"):
         return _states_count(question.text, text)
     if question.expects in ("gain", "amount"):
         text = _REFERENCE.sub(" ", text)  # "Table 3" states no gain
     return question.expects is not None and _TYPED[question.expects].search(text) is not None
+
+
+_DEFAULT = re.compile(r"\bdefaults?\b", re.I)
+# What bounds a value: "maximum 200", "up to 8", "no more than", "1–200", "above 255 bytes".
+_BOUND = re.compile(
+    r"\b(?:max(?:imum)?|min(?:imum)?|limit(?:s|ed)?|up\s+to|at\s+(?:most|least)|no\s+(?:more|fewer|less)"
+    r"|exceeds?|above|below|over|under|cap(?:ped)?|(?:more|fewer|less|greater|larger|longer|"
+    r"shorter|smaller|higher|lower)\s+than)\b|\d\s*[–-]\s*\d",
+    re.I,
+)
 
 
 # "How much notice do I need to give?", "How far in advance ...?": a time ahead of
