@@ -449,3 +449,20 @@ def test_a_sentence_sending_the_reader_elsewhere_is_no_answer() -> None:
     # Asked where to read more, the pointer is the answer.
     where = "Where can I read more about the classes of status codes and the first digit?"
     assert best(where, pointer, stated).startswith("See Section 6")
+
+
+def test_what_a_status_the_scene_names_is_telling_me_is_its_definition() -> None:
+    # RFC 2616 10.4.7 under its heading, against a sentence of 14.1 about sending 406.
+    defined = passage(
+        1,
+        "10.4.7 406 Not Acceptable\n\nThe resource identified by the request is only capable "
+        "of generating response entities which have content characteristics not acceptable "
+        "according to the accept headers sent in the request.",
+    )
+    sent = passage(
+        2,
+        "If an Accept header field is present, and if the server cannot send a response which "
+        "is acceptable, then the server SHOULD send a 406 (not acceptable) response back.",
+    )
+    question = "got a 406 back from a server - what is it telling me?"
+    assert best(question, sent, defined).startswith("The resource identified")

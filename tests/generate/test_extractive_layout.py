@@ -60,8 +60,20 @@ def stems(*words: str) -> tuple[str, ...]:
             QuestionKind.DEFINITION,
             stems("rapid", "elasticity"),
         ),
-        # a scene, not a term
-        ("I read about VMI - what is it?", QuestionKind.OTHER, stems("vmi")),
+        # a scene names the term, a pronoun asks what it is
+        ("I read about VMI - what is it?", QuestionKind.DEFINITION, stems("vmi")),
+        (
+            "got a 406 back from a server - what is it telling me?",
+            QuestionKind.DEFINITION,
+            ("406",),
+        ),
+        (
+            "My proxy returned 502 Bad Gateway. What does that mean?",
+            QuestionKind.DEFINITION,
+            stems("502", "bad", "gateway"),
+        ),
+        # what it does is no definition
+        ("I saw a Vary header. What does it do?", QuestionKind.OTHER, stems("vary")),
         ("Ok - what is that?", QuestionKind.OTHER, ()),
         (
             # An amount asked for, not what a fee is ("the first 3 months" is no

@@ -924,9 +924,12 @@ def test_reading_a_setting_or_scene_keeps_what_the_old_wording_said() -> None:
     assert parse_question(
         "Our proxy speaks HTTP/1.0. Can it forward to an HTTP/1.1 server?"
     ).whether
-    # A pronoun names no term; the scene names the thing.
+    # A pronoun names no term; the scene names the thing, and "what is it?" asks its meaning.
     pronoun = parse_question("I read about VMI. What is it?")
-    assert pronoun.kind is QuestionKind.OTHER and pronoun.focus == ("vmi",)
+    assert pronoun.kind is QuestionKind.DEFINITION and pronoun.focus == ("vmi",)
+    assert pronoun.term == "VMI"
+    # Words after the pronoun name nothing either ("it telling me" is no term).
+    assert parse_question("What is it telling me?").kind is QuestionKind.OTHER
     # Auxiliaries open no search-box term; title case is no numbered name; "FIPS 200"
     # is no status.
     assert parse_question("Does FIPS 199 have a formal definition?").term == ""

@@ -143,6 +143,9 @@ def _bare_term(x: str) -> str:
     return _QUOTES.sub(r"\1", x).strip()
 
 
+_PRONOUNS = ("it", "this", "that", "they", "these", "those")
+
+
 def _is_term(x: str) -> bool:
     if not content_stems(x):
         return False  # "What is it?": a pronoun names no term
@@ -152,4 +155,6 @@ def _is_term(x: str) -> bool:
     if _PARTICIPLE_OF.match(x):
         return False
     first = words[0].casefold()
-    return first not in _VALUE_WORDS and first not in ("of", "in", "to", "for")
+    # "what is it telling me?", "what is this for?": a pronoun names no term, even
+    # with words after it.
+    return first not in _VALUE_WORDS and first not in ("of", "in", "to", "for", *_PRONOUNS)

@@ -219,6 +219,15 @@ _SCENE = re.compile(
     r"\?*\s*$)",
     re.I,
 )
+# What a pronoun means, once a scene has named it: "what is it telling me?", "what
+# does that mean?", "what's this?".
+_ITS_MEANING = re.compile(
+    r"\s*what\s+(?:is|are|was|were)\s+(?:it|this|that|they|these|those)"
+    r"(?:\s+(?:telling|saying|trying\s+to\s+(?:tell|say))(?:\s+(?:me|us))?)?\s*\?*\s*$"
+    r"|\s*what\s+(?:does|do|did)\s+(?:it|this|that|they|these|those)\s+(?:mean|signify|indicate)"
+    r"\s*\?*\s*$",
+    re.I,
+)
 # "What is VMI and what does it provide?", "How is a weak ETag marked, and when ...?":
 # a second question joined to the first.
 _SECOND_ASK = re.compile(
@@ -282,7 +291,12 @@ def parse_question(text: str) -> Question:
         if not focus and setting is None and main.kind in NAMING_KINDS:
             # "I read about VMI. What is it?": the scene names it (a setting names
             # the document, "Under RFC 7230, ...").
-            focus = named_thing(_name_runs(q))
+            runs = _name_runs(q[:start])
+            focus = named_thing(runs)
+            if focus and _ITS_MEANING.match(main_text):
+                # "got a 406 back - what is it telling me?" asks what 406 means.
+                term = " ".join(max(runs, key=len))
+                main = replace(main, kind=QuestionKind.DEFINITION, term=term)
         parsed = replace(main, text=q, focus=focus, stems=main.stems + said)
     else:
         main_text = q
