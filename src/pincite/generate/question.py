@@ -295,7 +295,7 @@ def parse_question(text: str) -> Question:
             focus = named_thing(runs)
             if focus and _ITS_MEANING.match(main_text):
                 # "got a 406 back - what is it telling me?" asks what 406 means.
-                term = " ".join(max(runs, key=len))
+                term = " ".join(max(runs, key=lambda run: len(run)))
                 main = replace(main, kind=QuestionKind.DEFINITION, term=term)
         parsed = replace(main, text=q, focus=focus, stems=main.stems + said)
     else:
