@@ -291,11 +291,12 @@ def parse_question(text: str) -> Question:
         if not focus and setting is None and main.kind in NAMING_KINDS:
             # "I read about VMI. What is it?": the scene names it (a setting names
             # the document, "Under RFC 7230, ...").
-            runs = _name_runs(q)
-            focus = named_thing(runs)
-            if focus and _ITS_MEANING.match(main_text):
+            focus = named_thing(_name_runs(q))
+            scene = _name_runs(q[:start])
+            if scene and _ITS_MEANING.match(main_text):
                 # "got a 406 back - what is it telling me?" asks what 406 means.
-                term = " ".join(sorted(runs, key=lambda run: -len(run))[0])  # as named_thing
+                term = " ".join(sorted(scene, key=lambda run: -len(run))[0])  # as named_thing
+                focus = tuple(content_stems(term))
                 main = replace(main, kind=QuestionKind.DEFINITION, term=term)
         parsed = replace(main, text=q, focus=focus, stems=main.stems + said)
     else:
