@@ -466,3 +466,77 @@ def test_what_a_status_the_scene_names_is_telling_me_is_its_definition() -> None
     )
     question = "got a 406 back from a server - what is it telling me?"
     assert best(question, sent, defined).startswith("The resource identified")
+
+
+@pytest.mark.parametrize(
+    ("question", "term"),
+    [
+        # "I" is nobody's name; a run ends with its sentence; a name holding a digit
+        # is what a pronoun most often stands for.
+        ("Yesterday I got a 406 back from a server. What is it telling me?", "406"),
+        ("My manager said I am on a PIP. What is that?", "PIP"),
+        ("When I call the API I get a 406. What does that mean?", "406"),
+        ("We use Okta and got error E0000011 - what is it telling me?", "E0000011"),
+        ("I read about VMI. What is it?", "VMI"),
+        # "IT" is a term, not a pronoun; "this policy" names its noun.
+        ("What is IT governance?", "IT governance"),
+        ("What is this policy?", "this policy"),
+    ],
+)
+def test_the_term_a_scene_or_a_capitalised_word_names(question: str, term: str) -> None:
+    q = parse_question(question)
+    assert q.kind.value == "definition" and q.term == term
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Set it to "none," "lz4," or "zstd."',
+        "“GET,” “HEAD,” and “PUT.”",
+        "`GET`,`HEAD` or `--debug`",
+    ],
+)
+def test_a_list_in_american_quotes_or_tight_code_is_a_list_given_inline(text: str) -> None:
+    question = parse_question("Which values can I use?")
+    assert kind_cue(question, text, set())
+
+
+@pytest.mark.parametrize(
+    ("text", "states"),
+    [
+        ("The page size defaults to 50 and may be raised to 200.", True),
+        ("Request bodies default to a 1 MB ceiling.", True),
+        # A parameter named `limit`, and a date's hyphen, bound nothing.
+        ("The `limit` parameter defaults to 50.", False),
+        ("The default page size is 50 (changed 2024-03-01).", False),
+    ],
+)
+def test_a_default_that_is_also_bounded_states_a_limit(text: str, states: bool) -> None:
+    q = parse_question("What is the maximum request body size?")
+    assert states_expected(q, text) is states
+
+
+@pytest.mark.parametrize(
+    "where",
+    [
+        "What RFC defines the classes of status codes and the first digit?",
+        "Which documents describe the classes of status codes and the first digit?",
+    ],
+)
+def test_asked_which_document_the_pointer_answers(where: str) -> None:
+    pointer = passage(
+        1,
+        "See Section 6 of [RFC7231] for information about the semantics of status codes, "
+        "including the classes of status code (indicated by the first digit).",
+    )
+    stated = passage(2, "The first digit of the Status-Code defines the class of response.")
+    assert best(where, pointer, stated).startswith("See Section 6")
+
+
+def test_a_pointer_with_a_statement_after_it_is_no_mere_pointer() -> None:
+    # "(see Section 3.2) A sender MUST NOT ...": the rule follows the reference.
+    from pincite.generate.select import _ELSEWHERE
+
+    assert _ELSEWHERE.match("(see Section 3.2) A sender MUST NOT send whitespace.") is None
+    assert _ELSEWHERE.match("See Table 2, which lists the levels LOW, MODERATE and HIGH.") is None
+    assert _ELSEWHERE.match("For details, see Section 6.") is not None

@@ -40,12 +40,16 @@ _NUMBER_CUE = re.compile(
 )
 # "GET, HEAD, PUT and DELETE": a list given inline, in one sentence.
 _ITEM = r"[`'\"“‘]?[\w/-]+(?:\.[\w/-]+)*[`'\"”’]?"
+# A comma, inside a closing quote too ('"none," "lz4," or "zstd"', American style).
+_COMMA = r"(?:,[`'\"”’]?|[`'\"”’],)"
 _ENUMERATION = re.compile(
     # Items may be quoted or set as code: "`csv`, `xlsx` or `pdf`", '"none", "lz4" or "zstd"'.
-    rf"(?<![\w`'\"“‘]){_ITEM},\s+{_ITEM}(?:,\s+{_ITEM})*,?\s+(?:and|or)\s+[`'\"“‘]?\w"
+    rf"(?<![\w`'\"“‘]){_ITEM}{_COMMA}\s*{_ITEM}(?:{_COMMA}\s*{_ITEM}){{0,40}}{_COMMA}?\s+(?:and|or)\s+"
+    r"[`'\"“‘-]*\w"
     # "chief information officers, senior agency officials, ..., and information owners"
     r"|(?:,(?:[^,.;:]|\.(?!\s+[A-Z]|\s*$)){2,80}){2,},\s*(?:and|or)\s+\w"
 )
+_AND_OR = re.compile(r"\b(?:and|or)\b", re.I)
 _CAUSAL = re.compile(
     r"\b(?:because|since|so\s+that|in\s+order\s+to|due\s+to|reflecting|as\s+a\s+result|"
     r"therefore|thus|hence|the\s+reason|to\s+(?:ensure|prevent|avoid|allow|protect))\b",
@@ -186,6 +190,8 @@ def kind_cue(question: Question, text: str, asked: set[str]) -> bool:
     if kind is QuestionKind.CONDITION and _WHEN.match(question.text) and _DEADLINE.search(text):
         return True
     if kind is not QuestionKind.NUMBER:
+        if cue_re is _ENUMERATION and _AND_OR.search(text) is None:
+            return False  # no list ends without "and" or "or": spare the long search
         return cue_re.search(text) is not None
     if question.expects is not None:
         if question.expects == "duration" and _NOTICE_ASKED.search(question.text):
@@ -309,9 +315,10 @@ def states_expected(question: Question, text: str) -> bool:
 _DEFAULT = re.compile(r"\bdefaults?\b", re.I)
 # What bounds a value: "maximum 200", "up to 8", "no more than", "1–200", "above 255 bytes".
 _BOUND = re.compile(
-    r"\b(?:max(?:imum)?|min(?:imum)?|limit(?:s|ed)?|up\s+to|at\s+(?:most|least)|no\s+(?:more|fewer|less)"
-    r"|exceeds?|above|below|over|under|cap(?:ped)?|(?:more|fewer|less|greater|larger|longer|"
-    r"shorter|smaller|higher|lower)\s+than)\b|\d\s*[–-]\s*\d",
+    r"\b(?:max(?:imum)?|min(?:imum)?|(?<!`)limit(?:s|ed)?(?!`)|up\s+to|at\s+(?:most|least)|"
+    r"no\s+(?:more|fewer|less)|exceeds?|above|below|cap(?:ped)?|ceiling|raised|increased|"
+    r"set\s+to|(?:more|fewer|less|greater|larger|longer|shorter|smaller|higher|lower)\s+than)\b"
+    r"|(?<![\w.-])\d{1,5}\s*[–-]\s*\d{1,5}(?![\w-]|\.\d)",
     re.I,
 )
 

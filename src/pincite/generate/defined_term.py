@@ -155,6 +155,11 @@ def _is_term(x: str) -> bool:
     if _PARTICIPLE_OF.match(x):
         return False
     first = words[0].casefold()
-    # "what is it telling me?", "what is this for?": a pronoun names no term, even
-    # with words after it.
-    return first not in _VALUE_WORDS and first not in ("of", "in", "to", "for", *_PRONOUNS)
+    # "what is it telling me?": a pronoun names no term, even with words after it
+    # ("IT governance" is a term; "this policy" names its noun).
+    pronoun = (
+        first in _PRONOUNS
+        and not words[0].isupper()
+        and (len(words) == 1 or words[1].casefold().endswith("ing") or first in ("it", "they"))
+    )
+    return first not in _VALUE_WORDS and first not in ("of", "in", "to", "for") and not pronoun

@@ -219,6 +219,7 @@ _SCENE = re.compile(
     r"\?*\s*$)",
     re.I,
 )
+_SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+|\s+[-–—]\s+")
 # What a pronoun means, once a scene has named it: "what is it telling me?", "what
 # does that mean?", "what's this?".
 _ITS_MEANING = re.compile(
@@ -292,10 +293,9 @@ def parse_question(text: str) -> Question:
             # "I read about VMI. What is it?": the scene names it (a setting names
             # the document, "Under RFC 7230, ...").
             focus = named_thing(_name_runs(q))
-            scene = _name_runs(q[:start])
-            if scene and _ITS_MEANING.match(main_text):
+            term = _scene_term(q[:start]) if _ITS_MEANING.match(main_text) else ""
+            if term:
                 # "got a 406 back - what is it telling me?" asks what 406 means.
-                term = " ".join(sorted(scene, key=lambda run: -len(run))[0])  # as named_thing
                 focus = tuple(content_stems(term))
                 main = replace(main, kind=QuestionKind.DEFINITION, term=term)
         parsed = replace(main, text=q, focus=focus, stems=main.stems + said)
@@ -304,6 +304,25 @@ def parse_question(text: str) -> Question:
     whether = _YES_NO.match(main_text) is not None or _TRAILING_YES_NO.search(main_text) is not None
     parsed = replace(parsed, whether=whether, outcome=asks_outcome(main_text))
     return replace(parsed, names=digit_names(_name_runs(q)), asks_authors=authors)
+
+
+def _scene_term(scene: str) -> str:
+    """The name a scene sets up for "what is it?": its last sentence's name holding
+    a digit ("406", "E0000011"), else its longest, nearest the question; "" for none.
+
+    Runs are read sentence by sentence, so none joins "VMI" to the next sentence,
+    and "I" is nobody's name.
+    """
+    best: list[str] = []
+    for sentence in _SENTENCE_END.split(scene):
+        for run in _name_runs(sentence):
+            run = [t for t in run if t != "I"]
+            if not run or not content_stems(" ".join(run)):
+                continue
+            rank = (any(c.isdigit() for t in run for c in t), len(run))
+            if not best or rank >= (any(c.isdigit() for t in best for c in t), len(best)):
+                best = run
+    return " ".join(best)
 
 
 def _name_runs(q: str) -> list[list[str]]:

@@ -131,16 +131,18 @@ _WORD = re.compile(r"\w+")
 # A sentence whose point is where to read: "See section 19.6 for ...", "(See also
 # Appendix A.)", "For more information on patch management, see NIST SP 800-40".
 _ELSEWHERE = re.compile(
-    r"[(\s]*(?:see|refer\s+to)\s+(?:also\s+)?(?:sections?|appendix|appendices|table|figure|"
-    r"chapter|part|rfc|\[|nist|sp|fips|the\s+\w+\s+(?:policy|guide|standard|document|section))\b"
-    r"|for\s+(?:more|further|additional)\s+(?:information|details|guidance)\b[^.;]{0,150}?,\s*"
-    r"(?:see|refer\s+to|consult)\b",
+    r"[(\s]*(?:please\s+)?(?:see|refer\s+to)\s+(?:also\s+)?(?:sections?|§|appendix|appendices|"
+    r"table|figure|chapter|part|rfc|\[|nist|sp|fips|the\s+(?:\w+\s+){1,3}(?:policy|guide|"
+    r"standard|document|section))(?![^()]*\)\s*\S)(?![^,;]*[,;]\s*which\b)"
+    r"|for\s+(?:more\s+|further\s+|additional\s+)?(?:information|details|guidance)\b[^.;]{0,150}?"
+    r",\s*(?:please\s+)?(?:see|refer\s+to|consult)\b",
     re.I,
 )
 # "Where can I read more about ...?", "Which document covers ...?": a pointer answers it.
 _ASKS_WHERE = re.compile(
-    r"\bwhere\b|\bmore\s+(?:information|details|about)\b|\bwhich\s+(?:document|guide|"
-    r"publication|section|standard|rfc)\b|\bfurther\s+reading\b",
+    r"\bwhere\b|\bmore\s+(?:information|details|about)\b|\b(?:which|what)\s+(?:\w+\s+)?"
+    r"(?:documents?|guides?|guidance|publications?|sections?|standards?|rfcs?|specs?|"
+    r"specifications?)\b|\bfurther\s+reading\b",
     re.I,
 )
 # An entry of a contract's definitions: '"Customer Data" means ...', '“Term” shall mean ...'.
