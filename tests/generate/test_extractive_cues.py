@@ -540,3 +540,29 @@ def test_a_pointer_with_a_statement_after_it_is_no_mere_pointer() -> None:
     assert _ELSEWHERE.match("(see Section 3.2) A sender MUST NOT send whitespace.") is None
     assert _ELSEWHERE.match("See Table 2, which lists the levels LOW, MODERATE and HIGH.") is None
     assert _ELSEWHERE.match("For details, see Section 6.") is not None
+
+
+@pytest.mark.parametrize(
+    ("question", "head"),
+    [
+        ("What are examples of passive and active assessments for remote access?", "assess"),
+        ("What are some examples of PaaS?", "paa"),
+        # A setting, then a preposition before the wh-word.
+        (
+            "According to SP 800-46 Revision 1, through what channels does malware get in?",
+            "channel",
+        ),
+        ("Via what channels is malware spread?", "channel"),
+    ],
+)
+def test_examples_and_channels_asked_for_are_lists(question: str, head: str) -> None:
+    q = parse_question(question)
+    assert q.kind.value == "list" and q.head == head
+
+
+def test_an_examples_question_is_answered_by_examples() -> None:
+    question = parse_question("What are examples of passive assessments?")
+    assert kind_cue(question, "Assessments may be passive, such as reviewing logs.", set())
+    # Only a question asking for examples reads "such as" so.
+    other = parse_question("What are the passive assessments?")
+    assert not kind_cue(other, "Assessments may be passive, such as reviewing logs.", set())

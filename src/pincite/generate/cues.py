@@ -49,6 +49,10 @@ _ENUMERATION = re.compile(
     # "chief information officers, senior agency officials, ..., and information owners"
     r"|(?:,(?:[^,.;:]|\.(?!\s+[A-Z]|\s*$)){2,80}){2,},\s*(?:and|or)\s+\w"
 )
+_EXAMPLES_ASKED = re.compile(r"\bexamples?\b|\bfor\s+instance\b", re.I)
+_EXAMPLES_GIVEN = re.compile(
+    r"\b(?:such\s+as|for\s+example|for\s+instance|e\.g\.|including)\b", re.I
+)
 _AND_OR = re.compile(r"\b(?:and|or)\b", re.I)
 _CAUSAL = re.compile(
     r"\b(?:because|since|so\s+that|in\s+order\s+to|due\s+to|reflecting|as\s+a\s+result|"
@@ -190,6 +194,12 @@ def kind_cue(question: Question, text: str, asked: set[str]) -> bool:
     if kind is QuestionKind.CONDITION and _WHEN.match(question.text) and _DEADLINE.search(text):
         return True
     if kind is not QuestionKind.NUMBER:
+        if (
+            kind is QuestionKind.LIST
+            and _EXAMPLES_ASKED.search(question.text)
+            and _EXAMPLES_GIVEN.search(text)
+        ):
+            return True  # "What are examples of X?": "X may be passive, such as reviewing logs"
         if cue_re is _ENUMERATION and _AND_OR.search(text) is None:
             return False  # no list ends without "and" or "or": spare the long search
         return cue_re.search(text) is not None

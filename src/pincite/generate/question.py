@@ -80,10 +80,16 @@ _LIST = [
         re.I,
     ),
     re.compile(r"^(?:list|name|enumerate)\s+(?:all\s+)?(?:the\s+)?(?P<x>.+?)" + END, re.I),
+    # "What are examples of passive and active assessments ...?": the examples, listed.
+    re.compile(
+        r"^(?:what|which)\s+(?:are|were)\s+(?:some\s+)?(?:examples?|instances)\s+of\s+(?P<x>.+?)"
+        r"(?:\s+(?:for|that|which|to|in)\b.*)?" + END,
+        re.I,
+    ),
     # "In what 8 languages is it offered?" asks for the languages; "In what cases ...?"
     # and "Under which conditions ...?" ask for a condition.
     re.compile(
-        r"^(?:in|on|for|from|to|at|by|with|under)\s+(?:what|which)\s+(?:(?:\d+|two|three|four|five|"
+        r"^(?:in|on|for|from|to|at|by|with|under|through|via)\s+(?:what|which)\s+(?:(?:\d+|two|three|four|five|"
         r"six|seven|eight|nine|ten)\s+)?(?!(?:cases|circumstances|conditions|situations|scenarios|"
         r"events|instances|contexts|settings|ways|means)\b)(?P<x>(?-i:[a-z]*[a-hj-rtv-z]s))\s+(?:is|are|"
         r"was|were|does|do|did|can|could|should|must|will|would|may|might|has|have)\b.*" + END,
@@ -198,7 +204,8 @@ _SETTING = re.compile(
     r"^(?:in|under|according\s+to|compared\s+(?:with|to)|based\s+on|besides|beyond|per|"
     r"for|within|across|throughout|as\s+(?:of|per))\s+(?!(?:what|which|how|whom|whose)\b)"
     r"[^,?]{2,60},\s*"
-    r"(?=(?:what|which|when|how|why|who|whom|whose|where|is|are|was|were|can|could|does|do|"
+    r"(?=(?:(?:in|on|for|from|to|at|by|with|under|through|via)\s+(?:what|which)|what|which|"
+    r"when|how|why|who|whom|whose|where|is|are|was|were|can|could|does|do|"
     r"did|must|should|may|might|will|would|has|have)\b)",
     re.I,
 )
