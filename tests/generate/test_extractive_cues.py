@@ -417,6 +417,10 @@ def test_how_quickly_asks_for_a_duration(question: str, kind: str, expects: str 
         'Set `storage.compression` to "none", "lz4" or "zstd".',
         "Filter by `draft`, `queued`, `running`, `complete` or `failed`.",
         "The idempotent methods are GET, HEAD, PUT and DELETE.",
+        # American style puts the comma inside the closing quote; code may sit tight.
+        'Set it to "none," "lz4," or "zstd."',
+        "“GET,” “HEAD,” and “PUT.”",
+        "`GET`,`HEAD` or `--debug`",
     ],
 )
 def test_a_list_set_as_code_or_in_quotes_is_a_list_given_inline(text: str) -> None:
@@ -486,19 +490,6 @@ def test_what_a_status_the_scene_names_is_telling_me_is_its_definition() -> None
 def test_the_term_a_scene_or_a_capitalised_word_names(question: str, term: str) -> None:
     q = parse_question(question)
     assert q.kind.value == "definition" and q.term == term
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        'Set it to "none," "lz4," or "zstd."',
-        "“GET,” “HEAD,” and “PUT.”",
-        "`GET`,`HEAD` or `--debug`",
-    ],
-)
-def test_a_list_in_american_quotes_or_tight_code_is_a_list_given_inline(text: str) -> None:
-    question = parse_question("Which values can I use?")
-    assert kind_cue(question, text, set())
 
 
 @pytest.mark.parametrize(
