@@ -557,3 +557,101 @@ def test_an_examples_question_is_answered_by_examples() -> None:
     # Only a question asking for examples reads "such as" so.
     other = parse_question("What are the passive assessments?")
     assert not kind_cue(other, "Assessments may be passive, such as reviewing logs.", set())
+
+
+def test_a_long_quoted_array_with_no_list_end_fails_at_once() -> None:
+    # An item and the comma after it once could share a quote mark: a JSON array of
+    # 16 items took 21 s, of 40 beyond patience. Atomic items fail it at once.
+    question = parse_question("Which scopes can a token have?")
+    array = "[" + ",".join(f'"s{i}"' for i in range(40)) + "] and may be combined."
+    assert not kind_cue(question, f"Valid scopes are {array}", set())
+    assert not kind_cue(question, "Valid scopes are " + array.replace(",", ", "), set())
+
+
+@pytest.mark.parametrize(
+    "text", ["1,000 or more", "between 1,000 and 5,000 requests", "retries 3,5 or 10 times"]
+)
+def test_a_number_with_a_thousands_comma_is_no_list(text: str) -> None:
+    assert not kind_cue(parse_question("Which values can I use?"), text, set())
+
+
+@pytest.mark.parametrize(
+    ("text", "states"),
+    [
+        ("The page size defaults to 50; values over 200 are rejected.", True),
+        ("Bodies default to 1 MB; anything under 10 MB is accepted.", True),
+        # "set to" or "increased" with no figure bounds nothing.
+        ("By default, the page size is set to 50.", False),
+        ("The default of 50 may be increased in a future release.", False),
+    ],
+)
+def test_a_bound_is_a_figure_past_which_a_default_cannot_go(text: str, states: bool) -> None:
+    q = parse_question("What is the maximum request body size?")
+    assert states_expected(q, text) is states
+
+
+@pytest.mark.parametrize(
+    ("question", "term"),
+    [
+        # A code before a bare number, a name before a number, the nearest among equals.
+        ("I got a 406 after 5 minutes. What is it?", "406"),
+        ("Our client follows RFC 7231 and gets a 406. What does that mean?", "406"),
+        ("On Windows 11 I get 0x80070005. What is it?", "0x80070005"),
+        ("My team lead and HR mentioned PIP. What is it?", "PIP"),
+        # A sentence's first word, when it is a name.
+        ("PIP came up in my review. What is it?", "PIP"),
+        ("We failed the audit. AC-2 was cited. What does that mean?", "AC-2"),
+        ("I read about VMI and I liked it. What is it?", "VMI"),
+    ],
+)
+def test_the_name_a_scene_sets_up_for_it(question: str, term: str) -> None:
+    assert parse_question(question).term == term
+
+
+@pytest.mark.parametrize(
+    "question", ["What is this routing table?", "What are these ring buffers?"]
+)
+def test_a_pronoun_before_a_noun_ending_in_ing_still_names_it(question: str) -> None:
+    assert parse_question(question).kind.value == "definition"
+
+
+@pytest.mark.parametrize(
+    ("question", "head"),
+    [
+        ("What are examples of sensitive data under this policy?", "data"),
+        ("What are examples of PII as defined in SP 800-122?", "pii"),
+        ("What are the examples of idempotent methods?", "method"),
+        ("What are some of the examples of PaaS?", "paa"),
+    ],
+)
+def test_an_examples_question_lists_what_it_names_not_where(question: str, head: str) -> None:
+    q = parse_question(question)
+    assert q.kind.value == "list" and q.head == head
+
+
+def test_examples_asked_of_and_given() -> None:
+    from pincite.generate.cues import _EXAMPLES_ASKED, _EXAMPLES_GIVEN
+
+    assert _EXAMPLES_GIVEN.search("Remote access methods (e.g. VPNs) are covered.")
+    assert not _EXAMPLES_ASKED.search("Which fields are required for instance creation?")
+    assert not _EXAMPLES_ASKED.search("Which headers does the example request include?")
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("What does section 4.2 say about encryption?", False),
+        ("What documents do I need to submit for reimbursement?", False),
+        ("What RFC defines the classes of status codes?", True),
+    ],
+)
+def test_where_to_read_is_asked_in_so_many_words(question: str, asks: bool) -> None:
+    from pincite.generate.select import _ASKS_WHERE
+
+    assert (_ASKS_WHERE.search(question) is not None) is asks
+
+
+def test_a_bracketed_pointer_ending_its_sentence_is_a_pointer() -> None:
+    from pincite.generate.select import _ELSEWHERE
+
+    assert _ELSEWHERE.match("(See Appendix A).") is not None

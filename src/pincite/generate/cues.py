@@ -39,19 +39,23 @@ _NUMBER_CUE = re.compile(
     re.I,
 )
 # "GET, HEAD, PUT and DELETE": a list given inline, in one sentence.
-_ITEM = r"[`'\"“‘]?[\w/-]+(?:\.[\w/-]+)*[`'\"”’]?"
-# A comma, inside a closing quote too ('"none," "lz4," or "zstd"', American style).
-_COMMA = r"(?:,[`'\"”’]?|[`'\"”’],)"
+# One item, quoted or set as code; atomic, so that an item and the comma after it
+# cannot share a quote mark and a long list that is no match fails at once.
+_ITEM = r"(?>[`'\"“‘]?[\w/-]+(?:\.[\w/-]+)*[`'\"”’]?)"
+# A comma, inside a closing quote too ('"none," "lz4," or "zstd"', American style),
+# then a space, or a quote that opens the next item ("`GET`,`HEAD`"); never a
+# digit, so "1,000" is no list.
+_COMMA = r"(?>,(?:[`'\"”’](?=\s))?)(?:\s+|(?=[`'\"“‘]))"
 _ENUMERATION = re.compile(
     # Items may be quoted or set as code: "`csv`, `xlsx` or `pdf`", '"none", "lz4" or "zstd"'.
-    rf"(?<![\w`'\"“‘]){_ITEM}{_COMMA}\s*{_ITEM}(?:{_COMMA}\s*{_ITEM}){{0,40}}{_COMMA}?\s+(?:and|or)\s+"
-    r"[`'\"“‘-]*\w"
+    rf"(?<![\w`'\"“‘]){_ITEM}{_COMMA}{_ITEM}(?:{_COMMA}{_ITEM}){{0,40}}(?:,[`'\"”’]?)?\s+"
+    r"(?:and|or)\s+[`'\"“‘-]*\w"
     # "chief information officers, senior agency officials, ..., and information owners"
     r"|(?:,(?:[^,.;:]|\.(?!\s+[A-Z]|\s*$)){2,80}){2,},\s*(?:and|or)\s+\w"
 )
-_EXAMPLES_ASKED = re.compile(r"\bexamples?\b|\bfor\s+instance\b", re.I)
+_EXAMPLES_ASKED = re.compile(r"\bexamples?\s+of\b|\bfor\s+(?:example|instance)\s*[,?]", re.I)
 _EXAMPLES_GIVEN = re.compile(
-    r"\b(?:such\s+as|for\s+example|for\s+instance|e\.g\.|including)\b", re.I
+    r"\b(?:such\s+as|for\s+example|for\s+instance|including)\b|\be\.g\.(?!\w)", re.I
 )
 _AND_OR = re.compile(r"\b(?:and|or)\b", re.I)
 _CAUSAL = re.compile(
@@ -326,8 +330,10 @@ _DEFAULT = re.compile(r"\bdefaults?\b", re.I)
 # What bounds a value: "maximum 200", "up to 8", "no more than", "1–200", "above 255 bytes".
 _BOUND = re.compile(
     r"\b(?:max(?:imum)?|min(?:imum)?|(?<!`)limit(?:s|ed)?(?!`)|up\s+to|at\s+(?:most|least)|"
-    r"no\s+(?:more|fewer|less)|exceeds?|above|below|cap(?:ped)?|ceiling|raised|increased|"
-    r"set\s+to|(?:more|fewer|less|greater|larger|longer|shorter|smaller|higher|lower)\s+than)\b"
+    r"no\s+(?:more|fewer|less)|exceeds?|above|below|cap(?:ped)?|ceiling|"
+    # "may be raised to 200", "values over 200": a figure after it.
+    r"(?:raised|increased|lowered)\s+to\s+(?:a\s+)?(?:max\w*\s+(?:of\s+)?)?\d+|(?:over|under)\s+\d+|"
+    r"(?:more|fewer|less|greater|larger|longer|shorter|smaller|higher|lower)\s+than)\b"
     r"|(?<![\w.-])\d{1,5}\s*[–-]\s*\d{1,5}(?![\w-]|\.\d)",
     re.I,
 )

@@ -144,6 +144,10 @@ def _bare_term(x: str) -> str:
 
 
 _PRONOUNS = ("it", "this", "that", "they", "these", "those")
+# "What is this telling me?" asks; "What is this routing table?" names a noun.
+_ASKING_VERBS = frozenset(
+    {"telling", "saying", "trying", "doing", "meaning", "referring", "showing", "indicating"}
+)
 
 
 def _is_term(x: str) -> bool:
@@ -160,6 +164,6 @@ def _is_term(x: str) -> bool:
     pronoun = (
         first in _PRONOUNS
         and not words[0].isupper()
-        and (len(words) == 1 or words[1].casefold().endswith("ing") or first in ("it", "they"))
+        and (len(words) == 1 or words[1].casefold() in _ASKING_VERBS or first in ("it", "they"))
     )
     return first not in _VALUE_WORDS and first not in ("of", "in", "to", "for") and not pronoun

@@ -68,6 +68,13 @@ class Question:
 
 
 _LIST = [
+    # "What are examples of passive and active assessments ...?": the examples, listed.
+    re.compile(
+        r"^(?:what|which)\s+(?:are|were)\s+(?:some\s+(?:of\s+)?)?(?:the\s+)?(?:examples?|instances)"
+        r"\s+of\s+(?P<x>.+?)(?:\s+(?:for|that|which|to|in|under|per|within|from|on|at|"
+        r"as\s+(?:defined|described|listed)|according\s+to)\b.*)?" + END,
+        re.I,
+    ),
     re.compile(
         r"^(?:what|which)\s+(?:are|were)\s+the\s+(?:(?:\d+|two|three|four|five|six|seven|eight|"
         r"nine|ten|several|main|various|different|key|major)\s+)?(?P<x>.+?)(?:\s+(?:of|in|for|that|"
@@ -80,12 +87,6 @@ _LIST = [
         re.I,
     ),
     re.compile(r"^(?:list|name|enumerate)\s+(?:all\s+)?(?:the\s+)?(?P<x>.+?)" + END, re.I),
-    # "What are examples of passive and active assessments ...?": the examples, listed.
-    re.compile(
-        r"^(?:what|which)\s+(?:are|were)\s+(?:some\s+)?(?:examples?|instances)\s+of\s+(?P<x>.+?)"
-        r"(?:\s+(?:for|that|which|to|in)\b.*)?" + END,
-        re.I,
-    ),
     # "In what 8 languages is it offered?" asks for the languages; "In what cases ...?"
     # and "Under which conditions ...?" ask for a condition.
     re.compile(
@@ -314,22 +315,49 @@ def parse_question(text: str) -> Question:
 
 
 def _scene_term(scene: str) -> str:
-    """The name a scene sets up for "what is it?": its last sentence's name holding
-    a digit ("406", "E0000011"), else its longest, nearest the question; "" for none.
+    """The name a scene sets up for "what is it?", or "" for none.
 
-    Runs are read sentence by sentence, so none joins "VMI" to the next sentence,
-    and "I" is nobody's name.
+    A code ("406", "E0000011", "AC-2") comes first, then any other name
+    ("VMI"), then a bare number ("after 5 minutes"); among equals, the one
+    nearest the question. Runs are read sentence by sentence, so none joins
+    "VMI" to the next sentence; "I" is nobody's name, and a sentence's first
+    word counts only when it looks like a name itself ("PIP came up …", not
+    "Yesterday I got …").
     """
     best: list[str] = []
+    best_rank = -1
     for sentence in _SENTENCE_END.split(scene):
-        for run in _name_runs(sentence):
+        # A word before the sentence, so that its first word is read like any other.
+        for run in _name_runs("x " + sentence):
             run = [t for t in run if t != "I"]
+            if run and run[0] == sentence.split()[0] and _ordinary_capital(run[0]):
+                run = run[1:]
             if not run or not content_stems(" ".join(run)):
                 continue
-            rank = (any(c.isdigit() for t in run for c in t), len(run))
-            if not best or rank >= (any(c.isdigit() for t in best for c in t), len(best)):
-                best = run
+            rank = _name_rank(run)
+            if rank >= best_rank:
+                best, best_rank = run, rank
     return " ".join(best)
+
+
+def _ordinary_capital(token: str) -> bool:
+    """ "Yesterday", "The": capitalised as a sentence opens, not as a name is."""
+    return token[:1].isupper() and token[1:].islower() and token.isalpha()
+
+
+def _name_rank(run: list[str]) -> int:
+    """2 for a code ("406", "E0000011", "0x80070005", "AC-2"), 0 for a bare short
+    number, 1 for any other name."""
+    if any(
+        sum(c.isdigit() for c in t) >= 3
+        or (any(c.isdigit() for c in t) and any(c.isalpha() for c in t))
+        or re.fullmatch(r"[A-Z]{1,4}-\d+", t)
+        for t in run
+    ):
+        return 2
+    if all(t.isdigit() for t in run):
+        return 0
+    return 1
 
 
 def _name_runs(q: str) -> list[list[str]]:

@@ -133,16 +133,18 @@ _WORD = re.compile(r"\w+")
 _ELSEWHERE = re.compile(
     r"[(\s]*(?:please\s+)?(?:see|refer\s+to)\s+(?:also\s+)?(?:sections?|§|appendix|appendices|"
     r"table|figure|chapter|part|rfc|\[|nist|sp|fips|the\s+(?:\w+\s+){1,3}(?:policy|guide|"
-    r"standard|document|section))(?![^()]*\)\s*\S)(?![^,;]*[,;]\s*which\b)"
+    r"standard|document|section))(?![^()]*\)\s*\w)(?![^.;]*[,;]\s*which\b)"
     r"|for\s+(?:more\s+|further\s+|additional\s+)?(?:information|details|guidance)\b[^.;]{0,150}?"
     r",\s*(?:please\s+)?(?:see|refer\s+to|consult)\b",
     re.I,
 )
 # "Where can I read more about ...?", "Which document covers ...?": a pointer answers it.
 _ASKS_WHERE = re.compile(
-    r"\bwhere\b|\bmore\s+(?:information|details|about)\b|\b(?:which|what)\s+(?:\w+\s+)?"
-    r"(?:documents?|guides?|guidance|publications?|sections?|standards?|rfcs?|specs?|"
-    r"specifications?)\b|\bfurther\s+reading\b",
+    r"\bwhere\b|\bmore\s+(?:information|details|about)\b|\bwhich\s+(?:\w+\s+)?"
+    r"(?:documents?|guides?|publications?|sections?|standards?|rfcs?|specs?|specifications?)\b"
+    r"|\bwhat\s+(?:documents?|guides?|publications?|sections?|standards?|rfcs?|specs?|"
+    r"specifications?)\s+(?:defines?|covers?|describes?|explains?|specif(?:y|ies)|says?)\b"
+    r"|\bfurther\s+reading\b",
     re.I,
 )
 # An entry of a contract's definitions: '"Customer Data" means ...', '“Term” shall mean ...'.
