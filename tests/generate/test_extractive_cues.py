@@ -13,8 +13,8 @@ from extractive_helpers import best, passage
 
 from pincite.generate.cues import counts_asked, kind_cue, speaks_as_authors, states_expected
 from pincite.generate.extractive import ExtractiveGenerator
+from pincite.generate.names import documents_named
 from pincite.generate.question import parse_question
-from pincite.generate.select import _names_of
 from pincite.generate.words import compounds, content_stems, stem
 
 
@@ -259,7 +259,7 @@ def test_each_named_document_lends_its_own_name_only() -> None:
         title="FIPS 200, Minimum Security Requirements",
     )
     q = "Does FIPS 200 or FIPS 199 say that agencies select a baseline of security controls?"
-    names = _names_of(parse_question(q), [fips199, fips200])
+    names = documents_named(parse_question(q).names, [fips199, fips200])
     assert names == {1: set(content_stems("FIPS 199")), 2: set(content_stems("FIPS 200"))}
 
 
@@ -526,7 +526,7 @@ def test_asked_which_document_the_pointer_answers(where: str) -> None:
 
 def test_a_pointer_with_a_statement_after_it_is_no_mere_pointer() -> None:
     # "(see Section 3.2) A sender MUST NOT ...": the rule follows the reference.
-    from pincite.generate.select import _ELSEWHERE
+    from pincite.generate.elsewhere import ELSEWHERE as _ELSEWHERE
 
     assert _ELSEWHERE.match("(see Section 3.2) A sender MUST NOT send whitespace.") is None
     assert _ELSEWHERE.match("See Table 2, which lists the levels LOW, MODERATE and HIGH.") is None
@@ -646,12 +646,12 @@ def test_examples_asked_of_and_given() -> None:
     ],
 )
 def test_where_to_read_is_asked_in_so_many_words(question: str, asks: bool) -> None:
-    from pincite.generate.select import _ASKS_WHERE
+    from pincite.generate.elsewhere import ASKS_WHERE as _ASKS_WHERE
 
     assert (_ASKS_WHERE.search(question) is not None) is asks
 
 
 def test_a_bracketed_pointer_ending_its_sentence_is_a_pointer() -> None:
-    from pincite.generate.select import _ELSEWHERE
+    from pincite.generate.elsewhere import ELSEWHERE as _ELSEWHERE
 
     assert _ELSEWHERE.match("(See Appendix A).") is not None

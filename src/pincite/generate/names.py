@@ -10,11 +10,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from pincite.generate.words import HYPHENATED_NAME, VERSION, content_stems, stem
 from pincite.revisions import spell_revisions
 
-__all__ = ["digit_names", "name_runs", "named_in", "named_thing", "without_numbered_names"]
+if TYPE_CHECKING:
+    from pincite.generate.base import Passage
+
+__all__ = [
+    "digit_names",
+    "documents_named",
+    "name_runs",
+    "named_in",
+    "named_thing",
+    "without_numbered_names",
+]
 
 # A token of a name: capitalised, all capitals, or holding a digit ("304",
 # "HTTP/1.1", "FIPS", "Not", "Modified").
@@ -102,3 +113,20 @@ def named_in(names: Sequence[str], text: str) -> list[str]:
     """
     folded = _spelled(" ".join(text.casefold().split()))
     return [n for n in names if re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", folded)]
+
+
+def documents_named(names: Sequence[str], passages: Sequence[Passage]) -> dict[int, set[str]]:
+    """The passages whose document title the question names ("Revision 1", "RFC 7230"),
+    each with the stems of the names its own title holds.
+
+    A name (of ``Question.names``) names a document when its title holds it as
+    whole words; "FIPS 200 or FIPS 199" gives a FIPS 199 passage the words of
+    "FIPS 199" alone. Empty when the question names no document among the
+    passages'.
+    """
+    found: dict[int, set[str]] = {}
+    for p in passages:
+        held = named_in(names, p.title)
+        if held:
+            found[p.number] = set(content_stems(" ".join(held)))
+    return found

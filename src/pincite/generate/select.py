@@ -26,10 +26,11 @@ from pincite.generate.base import Passage
 from pincite.generate.cues import counts_asked, kind_cue, speaks_as_authors, states_expected
 from pincite.generate.defining import about, defines
 from pincite.generate.deontic import obligations
+from pincite.generate.elsewhere import asks_where, sends_elsewhere
 from pincite.generate.faq import restates, turned_round
 from pincite.generate.layout import Role, Unit, layout
 from pincite.generate.lists import run
-from pincite.generate.names import named_in
+from pincite.generate.names import documents_named
 from pincite.generate.pointers import pointed_at
 from pincite.generate.pool import Piece, Pool, adjacent, ends_sentence, resumed
 from pincite.generate.question import Question, QuestionKind
@@ -128,25 +129,6 @@ _FOOTNOTE_NUMBER = re.compile(r"\d{1,2}\s+")
 # term, not what the term means.
 _ASIDE = re.compile(r"(?:Note|NOTE|Notes|Aside|Example|e\.g\.)\s*[:-]")
 _WORD = re.compile(r"\w+")
-# A sentence whose point is where to read: "See section 19.6 for ...", "(See also
-# Appendix A.)", "For more information on patch management, see NIST SP 800-40".
-_ELSEWHERE = re.compile(
-    r"[(\s]*(?:please\s+)?(?:see|refer\s+to)\s+(?:also\s+)?(?:sections?|§|appendix|appendices|"
-    r"table|figure|chapter|part|rfc|\[|nist|sp|fips|the\s+(?:\w+\s+){1,3}(?:policy|guide|"
-    r"standard|document|section))(?![^()]*\)\s*\w)(?![^.;]*[,;]\s*which\b)"
-    r"|for\s+(?:more\s+|further\s+|additional\s+)?(?:information|details|guidance)\b[^.;]{0,150}?"
-    r",\s*(?:please\s+)?(?:see|refer\s+to|consult)\b",
-    re.I,
-)
-# "Where can I read more about ...?", "Which document covers ...?": a pointer answers it.
-_ASKS_WHERE = re.compile(
-    r"\bwhere\b|\bmore\s+(?:information|details|about)\b|\bwhich\s+(?:\w+\s+)?"
-    r"(?:documents?|guides?|publications?|sections?|standards?|rfcs?|specs?|specifications?)\b"
-    r"|\bwhat\s+(?:documents?|guides?|publications?|sections?|standards?|rfcs?|specs?|"
-    r"specifications?)\s+(?:defines?|covers?|describes?|explains?|specif(?:y|ies)|says?)\b"
-    r"|\bfurther\s+reading\b",
-    re.I,
-)
 # An entry of a contract's definitions: '"Customer Data" means ...', '“Term” shall mean ...'.
 _NEXT_ENTRY = re.compile(
     r"[\"“‘'][^\"”’']{1,60}[\"”’']\s+(?:means|shall\s+mean|is\s+defined\s+as|refers\s+to)\b"
@@ -218,7 +200,7 @@ def candidates(
             drafts.append((pieces, scored, title, definition, u.role))
     if not drafts or not question.stems:
         return []
-    names = _names_of(question, pool.passages)
+    names = documents_named(question.names, pool.passages)
     named = frozenset(names)
     texts = [" ".join(" ".join(p.text[s:e].split()) for p, s, e in d[1]) for d in drafts]
     cos = embed(texts) if embed is not None else None
@@ -226,7 +208,7 @@ def candidates(
     absent = frozenset(q_set - pool.present)
     asked = {w.casefold() for w in _WORD.findall(question.text)}
     scope_asked = asks_scope(question)
-    elsewhere = _ASKS_WHERE.search(question.text) is None
+    elsewhere = not asks_where(question.text)
     result = []
     for j, ((pieces, _, title, definition, role), text) in enumerate(
         zip(drafts, texts, strict=True)
@@ -270,7 +252,7 @@ def candidates(
             score *= scoring.footnote_factor
         if named and pieces[0][0].number not in named:
             score *= scoring.other_document
-        if elsewhere and _ELSEWHERE.match(text):
+        if elsewhere and sends_elsewhere(text):
             score *= scoring.elsewhere_factor
         result.append(Candidate(pieces, score, base, definition, cue, role))
     # Earlier passages ranked higher in retrieval: break ties toward them.
@@ -321,23 +303,6 @@ def _record(
         if new and gap.count("\n") <= 2 and len(told.split()) <= _RECORD_WORDS:
             end = below.end
     return ((p, start, end),)
-
-
-def _names_of(question: Question, passages: Sequence[Passage]) -> dict[int, set[str]]:
-    """The passages whose document title the question names ("Revision 1", "RFC 7230"),
-    each with the stems of the names its own title holds.
-
-    A name (``Question.names``) names a document when its title holds it as
-    whole words; "FIPS 200 or FIPS 199" gives a FIPS 199 passage the words of
-    "FIPS 199" alone. Empty when the question names no document among the
-    passages'.
-    """
-    found: dict[int, set[str]] = {}
-    for p in passages:
-        held = named_in(question.names, p.title)
-        if held:
-            found[p.number] = set(content_stems(" ".join(held)))
-    return found
 
 
 def _pieces(

@@ -1,0 +1,43 @@
+"""Sentences that send the reader elsewhere, and questions that ask where to read.
+
+"See Section 6 of [RFC7231] for information about the semantics of status
+codes" shares the question's words but answers nothing: it says where the
+answer is. Such a sentence is marked down (``Scoring.elsewhere_factor``) unless
+the question asks where to read ("Which RFC defines ...?").
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["asks_where", "sends_elsewhere"]
+
+# A sentence whose point is where to read: "See section 19.6 for ...", "(See also
+# Appendix A.)", "For more information on patch management, see NIST SP 800-40".
+ELSEWHERE = re.compile(
+    r"[(\s]*(?:please\s+)?(?:see|refer\s+to)\s+(?:also\s+)?(?:sections?|§|appendix|appendices|"
+    r"table|figure|chapter|part|rfc|\[|nist|sp|fips|the\s+(?:\w+\s+){1,3}(?:policy|guide|"
+    r"standard|document|section))(?![^()]*\)\s*\w)(?![^.;]*[,;]\s*which\b)"
+    r"|for\s+(?:more\s+|further\s+|additional\s+)?(?:information|details|guidance)\b[^.;]{0,150}?"
+    r",\s*(?:please\s+)?(?:see|refer\s+to|consult)\b",
+    re.I,
+)
+# "Where can I read more about ...?", "Which document covers ...?": a pointer answers it.
+ASKS_WHERE = re.compile(
+    r"\bwhere\b|\bmore\s+(?:information|details|about)\b|\bwhich\s+(?:\w+\s+)?"
+    r"(?:documents?|guides?|publications?|sections?|standards?|rfcs?|specs?|specifications?)\b"
+    r"|\bwhat\s+(?:documents?|guides?|publications?|sections?|standards?|rfcs?|specs?|"
+    r"specifications?)\s+(?:defines?|covers?|describes?|explains?|specif(?:y|ies)|says?)\b"
+    r"|\bfurther\s+reading\b",
+    re.I,
+)
+
+
+def sends_elsewhere(sentence: str) -> bool:
+    """True for a sentence whose point is a reference to another place."""
+    return ELSEWHERE.match(sentence) is not None
+
+
+def asks_where(question: str) -> bool:
+    """True for a question that asks where to read ("Where can I read more ...?")."""
+    return ASKS_WHERE.search(question) is not None
