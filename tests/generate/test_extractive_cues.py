@@ -482,6 +482,7 @@ def test_what_a_status_the_scene_names_is_telling_me_is_its_definition() -> None
         ("When I call the API I get a 406. What does that mean?", "406"),
         ("We use Okta and got error E0000011 - what is it telling me?", "E0000011"),
         ("I read about VMI. What is it?", "VMI"),
+        ("we keep seeing HSTS in audits - what does it stand for?", "HSTS"),
         # "IT" is a term, not a pronoun; "this policy" names its noun.
         ("What is IT governance?", "IT governance"),
         ("What is this policy?", "this policy"),
@@ -531,6 +532,9 @@ def test_a_pointer_with_a_statement_after_it_is_no_mere_pointer() -> None:
     assert _ELSEWHERE.match("(see Section 3.2) A sender MUST NOT send whitespace.") is None
     assert _ELSEWHERE.match("See Table 2, which lists the levels LOW, MODERATE and HIGH.") is None
     assert _ELSEWHERE.match("For details, see Section 6.") is not None
+    # A section number's dots end no clause: "which defines 406" still follows.
+    assert _ELSEWHERE.match("See RFC 7231, Section 6.5.6, which defines 406.") is None
+    assert _ELSEWHERE.match("See RFC 7231, Section 6.5.6.") is not None
 
 
 @pytest.mark.parametrize(

@@ -14,10 +14,12 @@ __all__ = ["asks_where", "sends_elsewhere"]
 
 # A sentence whose point is where to read: "See section 19.6 for ...", "(See also
 # Appendix A.)", "For more information on patch management, see NIST SP 800-40".
+# "See RFC 7231, Section 6.5.6, which defines 406." says what is there (a section
+# number's dots end no clause).
 ELSEWHERE = re.compile(
     r"[(\s]*(?:please\s+)?(?:see|refer\s+to)\s+(?:also\s+)?(?:sections?|§|appendix|appendices|"
     r"table|figure|chapter|part|rfc|\[|nist|sp|fips|the\s+(?:\w+\s+){1,3}(?:policy|guide|"
-    r"standard|document|section))(?![^()]*\)\s*\w)(?![^.;]*[,;]\s*which\b)"
+    r"standard|document|section))(?![^()]*\)\s*\w)(?!(?:[^.;]|\.(?=\d))*[,;]\s*which\b)"
     r"|for\s+(?:more\s+|further\s+|additional\s+)?(?:information|details|guidance)\b[^.;]{0,150}?"
     r",\s*(?:please\s+)?(?:see|refer\s+to|consult)\b",
     re.I,

@@ -15,18 +15,19 @@ __all__ = ["asks_its_meaning", "scene_term"]
 
 _SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+|\s+[-–—]\s+")
 # What a pronoun means, once a scene has named it: "what is it telling me?", "what
-# does that mean?", "what's this?".
+# does that mean?", "what's this?", "what does it stand for?".
 _ITS_MEANING = re.compile(
     r"\s*what\s+(?:is|are|was|were)\s+(?:it|this|that|they|these|those)"
     r"(?:\s+(?:telling|saying|trying\s+to\s+(?:tell|say))(?:\s+(?:me|us))?)?\s*\?*\s*$"
-    r"|\s*what\s+(?:does|do|did)\s+(?:it|this|that|they|these|those)\s+(?:mean|signify|indicate)"
+    r"|\s*what\s+(?:does|do|did)\s+(?:it|this|that|they|these|those)\s+"
+    r"(?:mean|signify|indicate|stand\s+for)"
     r"\s*\?*\s*$",
     re.I,
 )
 
 
 def asks_its_meaning(question: str) -> bool:
-    """True for "what is it (telling me)?", "what does that mean?" and the like."""
+    """True for "what is it (telling me)?", "what does that mean?", "what does it stand for?"."""
     return _ITS_MEANING.match(question) is not None
 
 
