@@ -59,8 +59,16 @@ _FAMILY = {
 }
 
 
+# "probationary" is "probation"'s adjective, "discretionary" "discretion"'s: Porter2
+# keeps "-ary". Not "dictionary" or "stationary", whose nouns mean something else.
+_NOT_ADJECTIVES = frozenset({"dictionari", "stationari", "missionari"})
+
+
 def family_stem(word: str) -> str:
-    """``stem``, with a few nouns read as the verb they name and a few short forms as
-    their words (the answerer's; retrieval and the support checker use ``stem``)."""
+    """``stem``, with a few nouns read as the verb they name, "-ionary" adjectives as
+    their nouns and a few short forms as their words (the answerer's; retrieval and
+    the support checker use ``stem``)."""
     s = stem(word)
+    if s.endswith("ionari") and s not in _NOT_ADJECTIVES:
+        return stem(word[:-3])
     return _FAMILY.get(s, s)

@@ -316,6 +316,17 @@ def test_a_listed_noun_in_y_or_ure_is_read_as_its_verb() -> None:
         assert family_stem(a) != family_stem(b), (a, b)
 
 
+def test_an_ionary_adjective_is_read_as_its_noun() -> None:
+    from pincite.stems import family_stem
+
+    # "six-month probationary period" answers "How long is the probation period?".
+    assert family_stem("probationary") == family_stem("probation")
+    assert family_stem("discretionary") == family_stem("discretion")
+    # Not where the noun means something else.
+    assert family_stem("dictionary") != family_stem("diction")
+    assert family_stem("stationary") != family_stem("station")
+
+
 def test_a_yes_no_question_naming_a_row_key_is_not_answered_by_the_row_alone() -> None:
     p = passage(
         1,
