@@ -50,6 +50,21 @@ def stems(*words: str) -> tuple[str, ...]:
             QuestionKind.DEFINITION,
             stems("head", "line", "blocking"),
         ),
+        # ... with the document it asks in after the pronoun, or "what does it stand for"
+        (
+            "management controls - what are they in FIPS 200 terms?",
+            QuestionKind.DEFINITION,
+            stems("management", "controls"),
+        ),
+        ("KIT day - what does it stand for?", QuestionKind.DEFINITION, stems("kit", "day")),
+        # "what kinds of X count as Y", and a question before a dash is asked, not a scene
+        ("What kinds of material count as records?", QuestionKind.DEFINITION, stems("records")),
+        (
+            "what kinds of material count as 'records' in the FIPS 200 glossary - are photos "
+            "or machine-readable files included?",
+            QuestionKind.DEFINITION,
+            stems("records"),
+        ),
         (
             'What does "information resources" mean in FIPS 199?',
             QuestionKind.DEFINITION,

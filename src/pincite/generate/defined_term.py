@@ -18,12 +18,15 @@ __all__ = ["ARTICLE", "END", "TOPIC_ASK", "defined_term", "document_asked_of"]
 ARTICLE = r"(?:(?:a|an|the)\s+)?"
 END = r"\s*[?.!]*\s*$"
 # "head of line blocking in http/1.1 - what is it": the topic, a dash, then the
-# question. Not a scene ("I read about VMI - what is it?") or a greeting ("Ok - what
-# is that?", "Quick question - what is it?").
+# question ("management controls - what are they in FIPS 200 terms?", "KIT day -
+# what does it stand for?"). Not a scene ("I read about VMI - what is it?") or a
+# greeting ("Ok - what is that?", "Quick question - what is it?").
 TOPIC_ASK = re.compile(
     r"^(?!(?:i|we|my|our|you|they|he|she|it|this|that|ok|okay|hi|hello|hey|thanks|sorry|so|"
     r"well|quick|question|regarding|about|re)\b)(?P<x>[^?]+?)\s+[-–—]\s+"
-    rf"what\s+(?:is|are)\s+(?:it|they|that|this){END}",
+    r"what\s+(?:(?:is|are)\s+(?:it|they|that|this)|(?:does|do)\s+(?:it|they|that|this)\s+"
+    r"(?:mean|stand\s+for))"
+    rf"(?:\s+(?:in|under|according\s+to|per)\s+[^?]{{1,40}}?)?{END}",
     re.I,
 )
 # Definitions: the whole question is "what is X" / "what does X mean" with a
@@ -45,9 +48,11 @@ _DEFINITION = [
     ),
     re.compile(rf"^(?:define|explain)\s+{ARTICLE}(?P<x>.+?){END}", re.I),
     re.compile(rf"^(?:what\s+is\s+)?the\s+(?:meaning|definition)\s+of\s+(?P<x>.+?){END}", re.I),
-    # "Under FIPS 199, what counts as a loss of availability?", "How does SP 800-46 define BYOD?"
+    # "Under FIPS 199, what counts as a loss of availability?", "What kinds of material count
+    # as records?", "How does SP 800-46 define BYOD?"
     re.compile(
-        rf"^(?:.+?,\s*)?what\s+(?:counts|qualifies|is\s+considered|is\s+regarded)\s+as\s+"
+        rf"^(?:.+?,\s*)?what\s+(?:(?:kinds?|types?|sorts?)\s+of\s+\w+(?:\s+\w+)?\s+(?:count|qualify|"
+        rf"are\s+considered)|counts|qualifies|is\s+considered|is\s+regarded)\s+as\s+"
         rf"{ARTICLE}(?P<x>.+?){END}",
         re.I,
     ),

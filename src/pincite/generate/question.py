@@ -231,7 +231,14 @@ _SCENE = re.compile(
 # "What is VMI and what does it provide?", "How is a weak ETag marked, and when ...?":
 # a second question joined to the first.
 _SECOND_ASK = re.compile(
-    r",?\s+and\s+(?:what|how|why|when|where|who|which)\b[^?]*\?*\s*$",
+    r"(?P<then>,?\s+and\s+(?:what|how|why|when|where|who|which)\b[^?]*\?*\s*$)",
+    re.I,
+)
+# "what kinds of material count as 'records' - are photos included?": a question, a
+# dash, then a second one; the first is asked, not set as a scene.
+_FIRST_ASK = re.compile(
+    r"^(?:what|which|how|when|where|who|why)\b[^?]*?\w\??(?P<then>\s+[-–—]\s+)(?=(?:is|are|can|"
+    r"could|does|do|did|must|should|may|will|would|what|which|when|how|why|who|where)\b)",
     re.I,
 )
 # "what's a thin VPN client": typed questions contract the verb the patterns read.
@@ -276,14 +283,15 @@ def parse_question(text: str) -> Question:
     parsed = _parse(q)
     setting = _SETTING.match(q)
     topic = TOPIC_ASK.match(q) is not None and parsed.kind is QuestionKind.DEFINITION
-    lead = None if topic else setting or _SCENE.match(q)
-    second = _SECOND_ASK.search(q, lead.end() if lead else 0)
+    first = None if topic or setting else _FIRST_ASK.match(q)
+    lead = None if topic or first else setting or _SCENE.match(q)
+    second = first or _SECOND_ASK.search(q, lead.end() if lead else 0)
     if lead is not None or second is not None:
         # "Under RFC 7230, what must a server do ...?" asks what its main clause asks,
         # and "What is VMI and what does it provide?" first what its first clause
         # asks; the rest's words ("RFC 7230", "provide") still count among the
         # question's.
-        start, end = lead.end() if lead else 0, second.start() if second else len(q)
+        start, end = lead.end() if lead else 0, second.start("then") if second else len(q)
         main_text = q[start:end].rstrip(" ,") + "?"
         main = _parse(main_text)
         said = tuple(s for s in parsed.stems if s not in main.stems)
