@@ -60,8 +60,11 @@ _FAMILY = {
 
 
 # "probationary" is "probation"'s adjective, "discretionary" "discretion"'s: Porter2
-# keeps "-ary". Not "dictionary" or "stationary", whose nouns mean something else.
-_NOT_ADJECTIVES = frozenset({"dictionari", "stationari", "missionari"})
+# keeps "-ary". Not "dictionary", "stationary", "missionary", "functionary" or
+# "reactionary", whose nouns mean something else.
+_NOT_ADJECTIVES = frozenset(
+    {"dictionari", "stationari", "missionari", "functionari", "reactionari"}
+)
 
 
 def family_stem(word: str) -> str:
@@ -70,5 +73,6 @@ def family_stem(word: str) -> str:
     the support checker use ``stem``)."""
     s = stem(word)
     if s.endswith("ionari") and s not in _NOT_ADJECTIVES:
-        return stem(word[:-3])
+        # The stem, not the word: "probationaries" is cut to "probation" too.
+        return stem(s[:-3])
     return _FAMILY.get(s, s)

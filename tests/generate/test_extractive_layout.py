@@ -87,6 +87,30 @@ def stems(*words: str) -> tuple[str, ...]:
             QuestionKind.DEFINITION,
             stems("502", "bad", "gateway"),
         ),
+        # a scene before "what does it mean" names what is asked about; so does one
+        # that opens with "When I ..." or "What about ..."
+        ("Got a 406 back - what does it mean?", QuestionKind.DEFINITION, ("406",)),
+        (
+            "Seeing E0000011 in the logs - what does it mean?",
+            QuestionKind.DEFINITION,
+            stems("e0000011"),
+        ),
+        (
+            "When I call the API I get a 406 - what does that mean?",
+            QuestionKind.DEFINITION,
+            ("406",),
+        ),
+        ("What is DLP - what does it stand for?", QuestionKind.DEFINITION, stems("dlp")),
+        (
+            "What do the first digits of HTTP status codes mean - what are the classes?",
+            QuestionKind.LIST,
+            stems("classes"),
+        ),
+        (
+            "what kinds of machine-readable files count as records?",
+            QuestionKind.DEFINITION,
+            stems("records"),
+        ),
         # what it does is no definition
         ("I saw a Vary header. What does it do?", QuestionKind.OTHER, stems("vary")),
         ("Ok - what is that?", QuestionKind.OTHER, ()),
@@ -108,6 +132,14 @@ def test_question_kind_and_focus(
     assert q.kind is kind
     if focus is not None:
         assert q.focus == focus
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["When my probation ends - can I take leave?", "What about contractors - are they covered?"],
+)
+def test_a_scene_opening_with_a_wh_word_still_sets_a_yes_no_question(question: str) -> None:
+    assert parse_question(question).whether
 
 
 def test_list_focus_is_the_listed_thing_not_its_owner() -> None:

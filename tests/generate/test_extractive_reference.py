@@ -325,6 +325,10 @@ def test_an_ionary_adjective_is_read_as_its_noun() -> None:
     # Not where the noun means something else.
     assert family_stem("dictionary") != family_stem("diction")
     assert family_stem("stationary") != family_stem("station")
+    assert family_stem("missionary") != family_stem("mission")
+    assert family_stem("functionary") != family_stem("function")
+    # A plural is read as its singular.
+    assert family_stem("probationaries") == family_stem("probation")
 
 
 def test_a_yes_no_question_naming_a_row_key_is_not_answered_by_the_row_alone() -> None:

@@ -19,13 +19,17 @@ ARTICLE = r"(?:(?:a|an|the)\s+)?"
 END = r"\s*[?.!]*\s*$"
 # "head of line blocking in http/1.1 - what is it": the topic, a dash, then the
 # question ("management controls - what are they in FIPS 200 terms?", "KIT day -
-# what does it stand for?"). Not a scene ("I read about VMI - what is it?") or a
-# greeting ("Ok - what is that?", "Quick question - what is it?").
+# what does it stand for?"). Not a scene ("I read about VMI - what is it?", "Got a
+# 406 back - what does it mean?": the scene's named thing is asked about), a
+# greeting ("Ok - what is that?", "Quick question - what is it?") or a question
+# ("What is DLP - what does it stand for?").
 TOPIC_ASK = re.compile(
     r"^(?!(?:i|we|my|our|you|they|he|she|it|this|that|ok|okay|hi|hello|hey|thanks|sorry|so|"
-    r"well|quick|question|regarding|about|re)\b)(?P<x>[^?]+?)\s+[-–—]\s+"
+    r"well|quick|question|regarding|about|re|what|which|how|when|where|who|why|got|get|"
+    r"getting|keep|kept|seeing|saw|see|noticed|found|read|heard|hit|hitting|received)\b)"
+    r"(?P<x>[^?]+?)\s+[-–—]\s+"
     r"what\s+(?:(?:is|are)\s+(?:it|they|that|this)|(?:does|do)\s+(?:it|they|that|this)\s+"
-    r"(?:mean|stand\s+for))"
+    r"stand\s+for)"
     rf"(?:\s+(?:in|under|according\s+to|per)\s+[^?]{{1,40}}?)?{END}",
     re.I,
 )
@@ -51,7 +55,7 @@ _DEFINITION = [
     # "Under FIPS 199, what counts as a loss of availability?", "What kinds of material count
     # as records?", "How does SP 800-46 define BYOD?"
     re.compile(
-        rf"^(?:.+?,\s*)?what\s+(?:(?:kinds?|types?|sorts?)\s+of\s+\w+(?:\s+\w+)?\s+(?:count|qualify|"
+        rf"^(?:.+?,\s*)?what\s+(?:(?:kinds?|types?|sorts?)\s+of(?:\s+[\w'-]+){{1,3}}?\s+(?:count|qualify|"
         rf"are\s+considered)|counts|qualifies|is\s+considered|is\s+regarded)\s+as\s+"
         rf"{ARTICLE}(?P<x>.+?){END}",
         re.I,

@@ -235,10 +235,15 @@ _SECOND_ASK = re.compile(
     re.I,
 )
 # "what kinds of material count as 'records' - are photos included?": a question, a
-# dash, then a second one; the first is asked, not set as a scene.
+# dash, then a yes/no question on it; the first is asked, not set as a scene. Its
+# wh-word goes straight to a verb: "When I call the API I get a 406 - what does that
+# mean?" and "What about contractors - are they covered?" open with a scene.
+# (``then`` names where the second part starts, as in ``_SECOND_ASK``.)
 _FIRST_ASK = re.compile(
-    r"^(?:what|which|how|when|where|who|why)\b[^?]*?\w\??(?P<then>\s+[-–—]\s+)(?=(?:is|are|can|"
-    r"could|does|do|did|must|should|may|will|would|what|which|when|how|why|who|where)\b)",
+    r"^(?:what|which|how|when|where|who|why)(?:\s+(?:kinds?|types?|sorts?)\s+of(?:\s+[\w'-]+){1,3}?"
+    r"|\s+(?:long|many|much|often))?\s+(?:is|are|was|were|do|does|did|can|could|must|should|may|"
+    r"will|would|has|have|counts?|qualif(?:y|ies))\b[^?]*?\w\??(?P<then>\s+[-–—]\s+)"
+    r"(?=(?:is|are|can|could|does|do|did|must|should|may|will|would)\b)",
     re.I,
 )
 # "what's a thin VPN client": typed questions contract the verb the patterns read.
