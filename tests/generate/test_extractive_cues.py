@@ -411,6 +411,34 @@ def test_how_quickly_asks_for_a_duration(question: str, kind: str, expects: str 
 
 
 @pytest.mark.parametrize(
+    ("question", "kind", "expects"),
+    [
+        # A past event's time: a date, not a condition ("When does a cache revalidate?").
+        ("when did fips 199 come out", "number", "date"),
+        ("When did the new leave policy take effect?", "number", "date"),
+        ("When did the outage start?", "number", None),
+        ("When does a server send 100 Continue?", "condition", None),
+    ],
+)
+def test_when_did_asks_for_a_time_not_a_condition(
+    question: str, kind: str, expects: str | None
+) -> None:
+    q = parse_question(question)
+    assert (q.kind.value, q.expects) == (kind, expects)
+
+
+def test_when_did_it_come_out_is_answered_by_a_date_not_a_condition() -> None:
+    p = passage(
+        1,
+        "FIPS 199 applies to all federal information when security categorization is "
+        "required. FIPS 199 was approved by the Secretary of Commerce in February 2004.",
+    )
+    assert best("when did fips 199 come out", p) == (
+        "FIPS 199 was approved by the Secretary of Commerce in February 2004."
+    )
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "Use the `format` query parameter to choose `csv`, `xlsx` or `pdf`.",

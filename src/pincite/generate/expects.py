@@ -24,7 +24,8 @@ _EXPECTS = [
         "date",
         re.compile(
             r"\b(?:what|which)\s+(?:year|date|day)\b|\bwhen\s+(?:was|were|did)\b.*\b(?:publish|"
-            r"announc|releas|issu|made|sign|approv|adopt|revis|review|updat|creat|introduc)\w*",
+            r"announc|releas|issu|made|sign|approv|adopt|revis|review|updat|creat|introduc|launch|"
+            r"enact|ratif|(?:come|came)\s+out|(?:take|took)\s+effect|(?:go|went)\s+live)\w*",
             re.I,
         ),
     ),

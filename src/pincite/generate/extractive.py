@@ -59,7 +59,7 @@ class ExtractiveConfig:
     # structure bonuses. The threshold below which the context is judged
     # insufficient is chosen on real long documents: the smallest two-decimal
     # threshold that refuses at least 80 % (issue 12's floor) of the
-    # unanswerable questions of data/qa/documents-dev.jsonl (60 of its 239),
+    # unanswerable questions of data/qa/documents-dev.jsonl (86 of its 341),
     # which
     #   pincite eval qa data/qa/documents-dev.jsonl --db docs.db
     # prints under its tables (`refusal_threshold` in --json), on a store of

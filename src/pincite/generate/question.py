@@ -116,6 +116,8 @@ _NUMBER = re.compile(
     r"maximum|minimum|max|min|"
     r"limit|limits|length|size|number\s+of|what\s+(?:year|date|time|percentage|version|port)|"
     r"which\s+(?:year|date|version|port)|when\s+was|when\s+were|how\s+long|timeout|deadline|"
+    # "When did FIPS 199 come out?" asks for a past date, never a condition.
+    r"when\s+did|"
     r"at\s+least|at\s+most|range|by\s+when|"
     # "What is the daily meal allowance?" asks for the amount, not what an allowance is.
     # The word must end its noun: "the fee waiver process" asks for a process.
