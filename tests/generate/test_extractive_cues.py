@@ -500,6 +500,17 @@ def test_what_a_status_the_scene_names_is_telling_me_is_its_definition() -> None
     assert best(question, sent, defined).startswith("The resource identified")
 
 
+def test_a_quoted_message_in_a_scene_is_what_it_asks_about() -> None:
+    entry = passage(
+        1,
+        "Access denied: the account is not allowed to use this application. "
+        "Ask the service desk to add the application to your profile.",
+    )
+    other = passage(2, "Okta logs every denied access attempt for 90 days.")
+    question = 'I get "Access denied" from Okta. What does it mean?'
+    assert best(question, other, entry).startswith("Access denied: the account")
+
+
 @pytest.mark.parametrize(
     ("question", "term"),
     [
@@ -511,6 +522,8 @@ def test_what_a_status_the_scene_names_is_telling_me_is_its_definition() -> None
         ("We use Okta and got error E0000011 - what is it telling me?", "E0000011"),
         ("I read about VMI. What is it?", "VMI"),
         ("we keep seeing HSTS in audits - what does it stand for?", "HSTS"),
+        # A quoted message is named by all its words, even after a name.
+        ('Okta shows "Access denied" - what does it mean?', "Access denied"),
         # "IT" is a term, not a pronoun; "this policy" names its noun.
         ("What is IT governance?", "IT governance"),
         ("What is this policy?", "this policy"),

@@ -111,6 +111,23 @@ def stems(*words: str) -> tuple[str, ...]:
             QuestionKind.DEFINITION,
             stems("records"),
         ),
+        # a scene ending in a bracket or a quote is a scene all the same; a quoted
+        # message is named by all its words
+        (
+            "my client gets a header folded over lines (obs-fold). What should it do?",
+            QuestionKind.PROCEDURE,
+            (),
+        ),
+        (
+            'I get "Access denied". What does it mean?',
+            QuestionKind.DEFINITION,
+            stems("access", "denied"),
+        ),
+        (
+            "I keep getting 'quota exceeded' - what does that mean?",
+            QuestionKind.DEFINITION,
+            stems("quota", "exceeded"),
+        ),
         # what it does is no definition
         ("I saw a Vary header. What does it do?", QuestionKind.OTHER, stems("vary")),
         ("Ok - what is that?", QuestionKind.OTHER, ()),

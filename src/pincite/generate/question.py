@@ -223,9 +223,11 @@ _TRAILING_YES_NO = re.compile(
     r"(?:i|we|you|they|my|our)\b[^,?]*\?*\s*$",
     re.I,
 )
+# A scene may end in a bracket or a quote: "... folded over several lines (obs-fold). What
+# should it do with it?", 'I get "Access denied". What does it mean?'.
 _SCENE = re.compile(
-    r"^.*?\w[.!:;]\s+(?=(?:what|which|when|how|why|who|where|under|is|are|can|could|does|"
-    r"do|must|should|may)\b(?:[^.!]|[.!](?=\S))*\?*\s*$)|^.*?\w\s+[-–—]\s+(?=(?:what|which|"
+    r"^.*?[\w)\]\"'”’][.!:;]\s+(?=(?:what|which|when|how|why|who|where|under|is|are|can|could|"
+    r"does|do|must|should|may)\b(?:[^.!]|[.!](?=\S))*\?*\s*$)|^.*?[\w)\]\"'”’]\s+[-–—]\s+(?=(?:what|which|"
     r"when|how|why|who|where|is|are|can|could|does|do|must|should|may)\b(?:[^.!]|[.!](?=\S))*"
     r"\?*\s*$)",
     re.I,

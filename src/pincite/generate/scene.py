@@ -14,6 +14,8 @@ from pincite.generate.words import content_stems
 __all__ = ["asks_its_meaning", "scene_term"]
 
 _SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+|\s+[-–—]\s+")
+# A message quoted in a scene is named by all its words: 'I get "Access denied"'.
+_QUOTED = re.compile(r"(?<!\w)[\"“'‘]([^\"”'’]{1,60}?)[\"”'’](?!\w)")
 # What a pronoun means, once a scene has named it: "what is it telling me?", "what
 # does that mean?", "what's this?", "what does it stand for?".
 _ITS_MEANING = re.compile(
@@ -35,11 +37,11 @@ def scene_term(scene: str) -> str:
     """The name a scene sets up for "what is it?", or "" for none.
 
     A code ("406", "E0000011", "AC-2") comes first, then any other name
-    ("VMI"), then a bare number ("after 5 minutes"); among equals, the one
-    nearest the question. Runs are read sentence by sentence, so none joins
-    "VMI" to the next sentence; "I" is nobody's name, and a sentence's first
-    word counts only when it looks like a name itself ("PIP came up …", not
-    "Yesterday I got …").
+    ("VMI") or a quoted message ('"Access denied"'), then a bare number
+    ("after 5 minutes"); among equals, the one nearest the question. Runs are
+    read sentence by sentence, so none joins "VMI" to the next sentence; "I"
+    is nobody's name, and a sentence's first word counts only when it looks
+    like a name itself ("PIP came up …", not "Yesterday I got …").
     """
     best: list[str] = []
     best_rank = -1
@@ -54,6 +56,11 @@ def scene_term(scene: str) -> str:
             rank = _name_rank(run)
             if rank >= best_rank:
                 best, best_rank = run, rank
+        # After the names, so a quote beats a name it holds ("Access" of "Access denied").
+        for m in _QUOTED.finditer(sentence):
+            run = m.group(1).split()
+            if run and content_stems(m.group(1)) and _name_rank(run) >= best_rank:
+                best, best_rank = run, _name_rank(run)
     return " ".join(best)
 
 
