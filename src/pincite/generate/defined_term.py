@@ -13,7 +13,7 @@ import re
 
 from pincite.generate.words import content_stems
 
-__all__ = ["ARTICLE", "END", "TOPIC_ASK", "defined_term", "document_asked_of"]
+__all__ = ["ARTICLE", "END", "QUOTED", "TOPIC_ASK", "defined_term", "document_asked_of"]
 
 ARTICLE = r"(?:(?:a|an|the)\s+)?"
 END = r"\s*[?.!]*\s*$"
@@ -104,7 +104,8 @@ _ASIDE = re.compile(
     r",\s*(?:as\s+opposed\s+to|unlike|compared\s+(?:with|to)|rather\s+than|versus|vs\.?|"
     r"not|and\s+not|as\s+(?:used|defined|described)|in\s+(?:the|this)|according\s+to)\b"
 )
-_QUOTES = re.compile(r"(?<!\w)[\"“‘']([^\"”’']{1,60})[\"”’'](?!\w)")
+# A phrase in quotes, as a question quotes a term or a message it was shown.
+QUOTED = re.compile(r"(?<!\w)[\"“‘']([^\"”’']{1,60})[\"”’'](?!\w)")
 # Words that make a short "what is X" a request for a value, not a meaning.
 _VALUE_WORDS = frozenset(
     {"name", "purpose", "role", "goal", "aim", "reason", "cause", "effect", "result"}
@@ -146,10 +147,10 @@ def _bare_term(x: str) -> str:
     management or operational ones" about technical controls.
     """
     x = _ASIDE.split(x, maxsplit=1)[0]
-    quoted = _QUOTES.match(x)
+    quoted = QUOTED.match(x)
     if quoted is not None:
         return quoted.group(1).strip()  # "'security category' in the fips standards"
-    return _QUOTES.sub(r"\1", x).strip()
+    return QUOTED.sub(r"\1", x).strip()
 
 
 _PRONOUNS = ("it", "this", "that", "they", "these", "those")

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from pincite.generate.base import Passage
+from pincite.generate.defined_term import QUOTED
 from pincite.generate.faq import turned_round
 from pincite.generate.layout import Role, Unit
 from pincite.generate.pool import Pool
@@ -34,8 +35,6 @@ _DEFINING = re.compile(
 )
 # "VPN clients can be configured to be thin, which means that the client uses ...".
 _WHICH_MEANS = re.compile(r",\s+which\s+means\b", re.I)
-# The term a sentence defines, in quotes: 'A "tunnel" acts as', '“Agency” means'.
-_QUOTED = re.compile(r"(?<!\w)[\"“‘']([^\"”’']{1,60})[\"”’'](?!\w)")
 _PASSIVE = re.compile(r"\s+(?:not\s+)?\w+ed\b")
 # "Thin clients are generally more flexible than thick clients": a comparison, no definition.
 _COMPARISON = re.compile(r"\s+(?:\w+ly\s+)?(?:more|less|better|worse|faster|slower)\b", re.I)
@@ -203,7 +202,8 @@ def _opens_with_term(
     m = pool.match(question.focus, set(before))
     if m < scoring.term_match:
         return 0.0, False
-    quoted = _QUOTED.search(head[: verb.start()])
+    # The term a sentence defines, in quotes: 'A "tunnel" acts as', '“Agency” means'.
+    quoted = QUOTED.search(head[: verb.start()])
     whole = quoted is not None and pool.match(question.focus, set(content_stems(quoted[1]))) >= m
     # "SECURITY CATEGORY: The characterization ...": a glossary's label, the term alone.
     label = verb.group().strip() == ":" and not extra

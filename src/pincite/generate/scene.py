@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import re
 
+from pincite.generate.defined_term import QUOTED
 from pincite.generate.names import name_runs
 from pincite.generate.words import content_stems
 
 __all__ = ["asks_its_meaning", "scene_term"]
 
 _SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+|\s+[-–—]\s+")
-# A message quoted in a scene is named by all its words: 'I get "Access denied"'.
-_QUOTED = re.compile(r"(?<!\w)[\"“'‘]([^\"”'’]{1,60}?)[\"”'’](?!\w)")
 # What a pronoun means, once a scene has named it: "what is it telling me?", "what
 # does that mean?", "what's this?", "what does it stand for?".
 _ITS_MEANING = re.compile(
@@ -56,8 +55,9 @@ def scene_term(scene: str) -> str:
             rank = _name_rank(run)
             if rank >= best_rank:
                 best, best_rank = run, rank
-        # After the names, so a quote beats a name it holds ("Access" of "Access denied").
-        for m in _QUOTED.finditer(sentence):
+        # A quoted message is named by all its words; after the names, so it beats a
+        # name it holds ("Access" of 'I get "Access denied"').
+        for m in QUOTED.finditer(sentence):
             run = m.group(1).split()
             if run and content_stems(m.group(1)) and _name_rank(run) >= best_rank:
                 best, best_rank = run, _name_rank(run)
