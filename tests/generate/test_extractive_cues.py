@@ -700,3 +700,37 @@ def test_a_bracketed_pointer_ending_its_sentence_is_a_pointer() -> None:
     from pincite.generate.elsewhere import ELSEWHERE as _ELSEWHERE
 
     assert _ELSEWHERE.match("(See Appendix A).") is not None
+
+
+def test_a_question_asking_which_code_wants_a_sentence_naming_one() -> None:
+    # RFC 2616 section 13.1.2 speaks of stale responses without naming a warn-code;
+    # section 14.46 lists the codes, each described by a sentence with no subject.
+    caching = passage(
+        1,
+        "If the cache can not communicate with the origin server, then a correct cache "
+        "SHOULD respond as above if the response can be correctly served from the cache; "
+        "if not it MUST return an error or warning indicating that there was a "
+        "communication failure.",
+    )
+    codes = passage(
+        2,
+        "This is a list of the currently-defined warn-codes.\n\n"
+        "   110 Response is stale\n"
+        "     MUST be included whenever the returned response is stale.\n\n"
+        "   111 Revalidation failed\n"
+        "     MUST be included if a cache returns a stale response because an\n"
+        "     attempt to revalidate the response failed, due to an inability to\n"
+        "     reach the server.\n",
+    )
+    question = "Which warning code should a cache attach when it can't reach the origin server?"
+    answer = best(question, caching, codes)
+    # The code's line is the sentence's subject, so the claim quotes it.
+    assert answer.startswith("111 Revalidation failed MUST be included if a cache returns")
+    asked = parse_question(question)
+    assert kind_cue(asked, answer, set())
+    assert not kind_cue(asked, "MUST be included whenever the response is stale.", set())
+    # A code the question names is what it asks about, not an answer; a section
+    # number is no code.
+    named = parse_question("What does status code 451 mean?")
+    assert not kind_cue(named, "See section 13.1.5 and 14.46.", {"451"})
+    assert not kind_cue(asked, "See section 13.1.5 and 14.46.", set())

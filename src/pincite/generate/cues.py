@@ -15,7 +15,14 @@ from pincite.generate.question import Question, QuestionKind
 from pincite.generate.words import stem
 from pincite.numbers import NUMBER_WORDS
 
-__all__ = ["AMOUNT", "counts_asked", "kind_cue", "speaks_as_authors", "states_expected"]
+__all__ = [
+    "AMOUNT",
+    "asks_code",
+    "counts_asked",
+    "kind_cue",
+    "speaks_as_authors",
+    "states_expected",
+]
 
 _NUMBERISH = re.compile(
     r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|hundred|thousand|million|"
@@ -157,6 +164,22 @@ _CUES = {
 }
 
 
+# "Which warning code must a proxy add ...?", "what HTTP status code ...?": the answer
+# names a code ("214 Transformation applied"), whatever else the question's kind asks.
+# Not "What does status code 451 mean?", which names its code.
+_CODE_ASKED = re.compile(
+    r"\b(?:which|what)\s+(?:(?:http|status|warning|warn|error|response|reply|result|return)\s+)*"
+    r"codes?\b",
+    re.I,
+)
+_CODE_GIVEN = re.compile(r"(?<![\w.-])[1-5]\d\d(?![\w.-])")
+
+
+def asks_code(question: Question) -> bool:
+    """True when the question asks which status, warning or error code applies."""
+    return _CODE_ASKED.search(question.text) is not None
+
+
 def _named_by(role: str, asked: set[str]) -> bool:
     """True when the question names ``role`` itself ("the help desk", "managers'")."""
     return all(w in asked or w.rstrip("s") in asked for w in _WORD.findall(role.casefold()))
@@ -171,6 +194,8 @@ def kind_cue(question: Question, text: str, asked: set[str]) -> bool:
     by a permission, a duty or a denial.
     """
     kind = question.kind
+    if asks_code(question):
+        return any(m.group() not in asked for m in _CODE_GIVEN.finditer(text))
     cue_re = _CUES.get(kind)
     if kind is QuestionKind.OTHER and question.whether:
         cue_re = _VERDICT

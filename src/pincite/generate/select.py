@@ -23,7 +23,13 @@ import numpy as np
 
 from pincite.generate.acronyms import acronyms
 from pincite.generate.base import Passage
-from pincite.generate.cues import counts_asked, kind_cue, speaks_as_authors, states_expected
+from pincite.generate.cues import (
+    asks_code,
+    counts_asked,
+    kind_cue,
+    speaks_as_authors,
+    states_expected,
+)
 from pincite.generate.defining import about, defines
 from pincite.generate.deontic import obligations
 from pincite.generate.elsewhere import asks_where, sends_elsewhere
@@ -149,6 +155,10 @@ _SECTION_NUMBER = re.compile(r"\s*(?:\d+\.\d+(?:\.\d+)*\.?|\d+\.)\s+[A-Z]")
 _REPLY = re.compile(r"(?:Yes|No)\.[ \t]+", re.I)
 # A body this short says nothing without the heading above it.
 _SHORT_BODY = 5
+# A sentence that opens with its verb has the heading above it for subject: "111
+# Revalidation failed\n  MUST be included if a cache returns a stale response ...".
+_SUBJECTLESS = re.compile(r"(?:MUST|SHOULD|SHALL|MAY|REQUIRED|RECOMMENDED)\b")
+_SUBJECT_WORDS = 8
 
 
 def candidates(
@@ -208,6 +218,8 @@ def candidates(
     absent = frozenset(q_set - pool.present)
     asked = {w.casefold() for w in _WORD.findall(question.text)}
     scope_asked = asks_scope(question)
+    # A code asked for is a type of answer, as a date or an amount is.
+    typed = question.expects is not None or asks_code(question)
     elsewhere = not asks_where(question.text)
     result = []
     for j, ((pieces, _, title, definition, role), text) in enumerate(
@@ -242,7 +254,7 @@ def candidates(
         score = base + scoring.definition_bonus * definition + scoring.cue_bonus * cue
         if counts_asked(question, text):
             score += scoring.definition_bonus * scoring.count_share
-        if question.expects is not None and not cue:
+        if typed and not cue:
             score -= scoring.type_penalty
         if speaks_as_authors(question, text):
             score += scoring.authors_bonus
@@ -328,6 +340,13 @@ def _pieces(
         start = units[i - 1].start  # "Rapid elasticity. Capabilities can be ..."
     elif u.first and u.title_index == i - 1 and len(p.text[start:end].split()) < _SHORT_BODY:
         start = units[i - 1].start  # "4. Approving Authority.\n\nSecretary of Commerce."
+    elif (
+        u.first
+        and u.title_index == i - 1
+        and _SUBJECTLESS.match(p.text, start)
+        and len(p.text[units[i - 1].start : units[i - 1].end].split()) <= _SUBJECT_WORDS
+    ):
+        start = units[i - 1].start
     elif i > 0 and _REPLY.fullmatch(p.text, units[i - 1].start, u.start) and _asked(question, u):
         start = units[i - 1].start  # "No. Only company-managed devices may connect ..."
     elif u.role is Role.FOOTNOTE:
