@@ -734,3 +734,24 @@ def test_a_question_asking_which_code_wants_a_sentence_naming_one() -> None:
     named = parse_question("What does status code 451 mean?")
     assert not kind_cue(named, "See section 13.1.5 and 14.46.", {"451"})
     assert not kind_cue(asked, "See section 13.1.5 and 14.46.", set())
+
+
+def test_a_question_asking_for_examples_wants_a_sentence_giving_some() -> None:
+    # SP 800-46r2 section 5.4: the sentence that repeats the question's words gives no
+    # example; the one after it gives two kinds.
+    duty = passage(
+        1,
+        "Organizations should also periodically perform assessments to confirm that the "
+        "organization's remote access policies, processes, and procedures are being "
+        "followed properly.",
+    )
+    examples = passage(
+        2,
+        "Assessment activities may be passive, such as reviewing logs, or active, such as "
+        "performing vulnerability scans and penetration testing.",
+    )
+    question = "What are examples of passive and active assessments of remote access policies?"
+    assert best(question, duty, examples).startswith("Assessment activities may be passive")
+    asked = parse_question("which resources does a provider pool? looking for concrete examples")
+    assert kind_cue(asked, "Examples of resources include storage and memory.", set())
+    assert not kind_cue(asked, "The resources are pooled and reassigned on demand.", set())

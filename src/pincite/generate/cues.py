@@ -18,6 +18,7 @@ from pincite.numbers import NUMBER_WORDS
 __all__ = [
     "AMOUNT",
     "asks_code",
+    "asks_examples",
     "counts_asked",
     "kind_cue",
     "speaks_as_authors",
@@ -60,9 +61,14 @@ _ENUMERATION = re.compile(
     # "chief information officers, senior agency officials, ..., and information owners"
     r"|(?:,(?:[^,.;:]|\.(?!\s+[A-Z]|\s*$)){2,80}){2,},\s*(?:and|or)\s+\w"
 )
-_EXAMPLES_ASKED = re.compile(r"\bexamples?\s+of\b|\bfor\s+(?:example|instance)\s*[,?]", re.I)
+# "What are examples of X?", "... looking for concrete examples", "for instance?".
+_EXAMPLES_ASKED = re.compile(
+    r"\bexamples?\s+of\b|\bexamples\b|\bfor\s+(?:example|instance)\s*[,?]", re.I
+)
 _EXAMPLES_GIVEN = re.compile(
-    r"\b(?:such\s+as|for\s+example|for\s+instance|including)\b|\be\.g\.(?!\w)", re.I
+    r"\b(?:such\s+as|for\s+example|for\s+instance|including|examples?\s+(?:of\s+[\w\s-]{1,40}?\s+)?"
+    r"(?:include|includes|are|is)\b)|\be\.g\.(?!\w)",
+    re.I,
 )
 _AND_OR = re.compile(r"\b(?:and|or)\b", re.I)
 _CAUSAL = re.compile(
@@ -180,6 +186,11 @@ def asks_code(question: Question) -> bool:
     return _CODE_ASKED.search(question.text) is not None
 
 
+def asks_examples(question: Question) -> bool:
+    """True when the question asks for examples of something."""
+    return _EXAMPLES_ASKED.search(question.text) is not None
+
+
 def _named_by(role: str, asked: set[str]) -> bool:
     """True when the question names ``role`` itself ("the help desk", "managers'")."""
     return all(w in asked or w.rstrip("s") in asked for w in _WORD.findall(role.casefold()))
@@ -196,6 +207,10 @@ def kind_cue(question: Question, text: str, asked: set[str]) -> bool:
     kind = question.kind
     if asks_code(question):
         return any(m.group() not in asked for m in _CODE_GIVEN.finditer(text))
+    if asks_examples(question):
+        # "What are examples of X?": "X may be passive, such as reviewing logs", not
+        # any sentence that lists things.
+        return _EXAMPLES_GIVEN.search(text) is not None
     cue_re = _CUES.get(kind)
     if kind is QuestionKind.OTHER and question.whether:
         cue_re = _VERDICT
@@ -223,12 +238,6 @@ def kind_cue(question: Question, text: str, asked: set[str]) -> bool:
     if kind is QuestionKind.CONDITION and _WHEN.match(question.text) and _DEADLINE.search(text):
         return True
     if kind is not QuestionKind.NUMBER:
-        if (
-            kind is QuestionKind.LIST
-            and _EXAMPLES_ASKED.search(question.text)
-            and _EXAMPLES_GIVEN.search(text)
-        ):
-            return True  # "What are examples of X?": "X may be passive, such as reviewing logs"
         if cue_re is _ENUMERATION and _AND_OR.search(text) is None:
             return False  # no list ends without "and" or "or": spare the long search
         return cue_re.search(text) is not None

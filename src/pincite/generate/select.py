@@ -25,6 +25,7 @@ from pincite.generate.acronyms import acronyms
 from pincite.generate.base import Passage
 from pincite.generate.cues import (
     asks_code,
+    asks_examples,
     counts_asked,
     kind_cue,
     speaks_as_authors,
@@ -218,8 +219,8 @@ def candidates(
     absent = frozenset(q_set - pool.present)
     asked = {w.casefold() for w in _WORD.findall(question.text)}
     scope_asked = asks_scope(question)
-    # A code asked for is a type of answer, as a date or an amount is.
-    typed = question.expects is not None or asks_code(question)
+    # A code or examples asked for are a type of answer, as a date or an amount is.
+    typed = question.expects is not None or asks_code(question) or asks_examples(question)
     elsewhere = not asks_where(question.text)
     result = []
     for j, ((pieces, _, title, definition, role), text) in enumerate(
