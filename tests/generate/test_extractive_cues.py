@@ -15,7 +15,7 @@ from pincite.generate.cues import counts_asked, kind_cue, speaks_as_authors, sta
 from pincite.generate.extractive import ExtractiveGenerator
 from pincite.generate.names import documents_named
 from pincite.generate.question import parse_question
-from pincite.generate.words import compounds, content_stems, stem
+from pincite.generate.words import compounds, content_stems, joined_pairs, stem
 
 
 def test_a_quoted_term_is_the_one_its_sentence_defines() -> None:
@@ -285,6 +285,22 @@ def test_a_compound_the_document_splits_still_counts() -> None:
     assert best("Are hostnames compared case-insensitively?", other, split).startswith(
         "Comparisons of host names"
     )
+
+
+def test_a_word_the_question_splits_and_the_document_joins_still_counts() -> None:
+    # RFC 2616 14.39 writes "qvalue" where a reader asks for the "q-value".
+    pairs = dict(joined_pairs("what q-value does chunked carry? and the host name?"))
+    assert pairs[stem("qvalue")] == {"q", stem("value")}
+    assert pairs[stem("hostname")] == {stem("host"), stem("name")}
+    other = passage(1, "The chunked transfer-coding always has a weight of 1 and a value.")
+    joined = passage(2, "The chunked transfer-coding always has a qvalue of 1.")
+    assert best("What q-value does chunked always have?", other, joined).endswith("qvalue of 1.")
+
+
+def test_a_possessive_ends_the_document_name_it_closes() -> None:
+    asked = parse_question("In RFC 2616's rules for TE, what q-value does chunked carry?")
+    assert asked.names == ("rfc 2616",)
+    assert parse_question("What does FIPS 200’s glossary say a user is?").names == ("fips 200",)
 
 
 def test_a_hyphenated_name_keeps_its_stopword_parts() -> None:

@@ -43,7 +43,7 @@ from pincite.generate.pool import Piece, Pool, adjacent, ends_sentence, resumed
 from pincite.generate.question import Question, QuestionKind
 from pincite.generate.scope import asks_scope, describes_itself
 from pincite.generate.tables import names_row, table_record, table_values
-from pincite.generate.words import compounds, content_stems
+from pincite.generate.words import compounds, content_stems, joined_pairs
 
 __all__ = ["Candidate", "Scoring", "candidates"]
 
@@ -219,6 +219,7 @@ def candidates(
     absent = frozenset(q_set - pool.present)
     asked = {w.casefold() for w in _WORD.findall(question.text)}
     scope_asked = asks_scope(question)
+    joined = joined_pairs(question.text)
     # A code or examples asked for are a type of answer, as a date or an amount is.
     typed = question.expects is not None or asks_code(question) or asks_examples(question)
     elsewhere = not asks_where(question.text)
@@ -228,6 +229,7 @@ def candidates(
     ):
         own = set(content_stems(text)) | subjects.get(j, set())
         own |= compounds(text, q_set - own)
+        own |= {s for j, parts in joined if j in own for s in parts} & q_set
         own |= acronyms(question.text, text, q_set - own, absent)
         own |= obligations(text, q_set - own)
         # "Can an agency ... beyond the FIPS 199 categories?": a sentence of FIPS 199

@@ -14,6 +14,7 @@ __all__ = [
     "VERSION",
     "compounds",
     "content_stems",
+    "joined_pairs",
     "stem",
 ]
 
@@ -73,3 +74,16 @@ def compounds(text: str, wanted: set[str]) -> set[str]:
         return set()
     words = _WORD.findall(text.casefold())
     return {j for a, b in itertools.pairwise(words) if (j := stem(a + b)) in wanted}
+
+
+def joined_pairs(question: str) -> list[tuple[str, frozenset[str]]]:
+    """Each pair of neighbouring words of ``question`` written as one ("q-value" as
+    "qvalue", "host name" as "hostname"): the joined word's stem and the pair's
+    content stems, which a sentence writing the joined word states."""
+    words = _WORD.findall(uncontracted(question).casefold())
+    pairs = []
+    for a, b in itertools.pairwise(words):
+        parts = frozenset(stem(w) for w in (a, b) if w not in STOPWORDS)
+        if parts and not a.isdigit() and not b.isdigit():
+            pairs.append((stem(a + b), parts))
+    return pairs
