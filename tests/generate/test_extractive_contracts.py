@@ -45,6 +45,32 @@ def test_a_term_asked_of_in_the_contract_is_answered_by_its_definition() -> None
     assert_pinned(generation, [p])
 
 
+@pytest.mark.parametrize(
+    ("question", "term"),
+    [
+        ("does an automated process count as a 'user' in FIPS 200, or only people?", "user"),
+        ("Does a contractor count as a seat under the agreement?", "seat"),
+        ("would a USB stick be considered removable media", "removable media"),
+    ],
+)
+def test_whether_a_thing_counts_as_a_term_asks_for_the_terms_definition(
+    question: str, term: str
+) -> None:
+    parsed = parse_question(question)
+    assert (parsed.kind, parsed.term) == (QuestionKind.DEFINITION, term)
+
+
+def test_whether_a_thing_counts_as_a_term_is_answered_by_its_definition() -> None:
+    p = passage(1, DEFINITIONS)
+    generation = generate("Does a shared login count as a seat in the contract?", p)
+    assert generation.claims[0].text == '"Seat" means a named individual user account.'
+    # Not every "count as" asks for a meaning.
+    assert (
+        parse_question("is there a time limit to count as rapid elasticity, say X minutes").term
+        == ""
+    )
+
+
 def test_a_capitalised_document_still_stays_out_of_the_term() -> None:
     assert parse_question("What is a seat in the MSA?").term == "seat"
     # Nor is a term cut where a word only looks like a document's.

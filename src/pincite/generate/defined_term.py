@@ -60,6 +60,16 @@ _DEFINITION = [
         rf"{ARTICLE}(?P<x>.+?){END}",
         re.I,
     ),
+    # "does an automated process count as a 'user' in FIPS 200, or only people?", "is a
+    # USB stick considered removable media?": the term's definition says what it takes
+    # in. Not "Is it considered good practice to ...?".
+    re.compile(
+        r"^(?:does|do|would|will|could|can|is|are)\s+(?!(?:it|this|that|there)\b)[^?]+?\s+"
+        r"(?:(?:count|qualify)\s+as|"
+        r"(?:be\s+)?(?:considered|regarded)(?:\s+as)?)\s+"
+        rf"{ARTICLE}(?P<x>[^?,]+?)(?:,?\s+or\s+[^?]*)?{END}",
+        re.I,
+    ),
     re.compile(rf"^how\s+(?:does|do|did|is)\s+.+?\s+defined?\s+{ARTICLE}(?P<x>.+?){END}", re.I),
     re.compile(rf"^how\s+(?:is|are)\s+{ARTICLE}(?P<x>.+?)\s+defined(?:\s+in\s+.+?)?{END}", re.I),
     # What is typed into a search box: "transparent negotiation http meaning".
