@@ -771,3 +771,39 @@ def test_a_question_asking_for_examples_wants_a_sentence_giving_some() -> None:
     asked = parse_question("which resources does a provider pool? looking for concrete examples")
     assert kind_cue(asked, "Examples of resources include storage and memory.", set())
     assert not kind_cue(asked, "The resources are pooled and reassigned on demand.", set())
+
+
+def test_what_a_thing_is_typically_used_for_is_answered_by_its_uses() -> None:
+    # RFC 7230 section 2.3: the gateway's definition repeats the question's words; the
+    # sentence after it says what gateways are used for.
+    definition = passage(
+        1,
+        'A "gateway" (a.k.a. "reverse proxy") is an intermediary that acts as an origin '
+        "server for the outbound connection but translates received requests and forwards "
+        "them inbound to another server or servers.",
+    )
+    uses = passage(
+        2,
+        "Gateways are often used to encapsulate legacy or untrusted information services "
+        "and to enable load balancing of HTTP services.",
+    )
+    question = "What are gateways typically used for?"
+    assert parse_question(question).term == ""
+    assert best(question, definition, uses).startswith("Gateways are often used to")
+    # What a header is for is still what it is.
+    assert parse_question("What is the If-Range header used for?").term == "If-Range header"
+
+
+def test_a_yes_no_question_is_not_answered_by_a_definition_that_says_neither() -> None:
+    # RFC 2616 section 14.7: the field's definition opens the section; the rule that
+    # answers the question comes later.
+    allow = passage(
+        1,
+        "14.7 Allow\n\nThe Allow entity-header field lists the set of methods supported by "
+        "the resource identified by the Request-URI.\n\n"
+        "A proxy MUST NOT modify the Allow header field even if it does not understand all "
+        "the methods specified.",
+        section=("14.7 Allow",),
+    )
+    question = "our proxy gets an Allow header listing odd methods. can it trim the methods?"
+    assert best(question, allow).startswith("A proxy MUST NOT modify the Allow header")

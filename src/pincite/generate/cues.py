@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from pincite.generate.defined_term import HABITUALLY
 from pincite.generate.question import Question, QuestionKind
 from pincite.generate.words import stem
 from pincite.numbers import NUMBER_WORDS
@@ -19,6 +20,7 @@ __all__ = [
     "AMOUNT",
     "asks_code",
     "asks_examples",
+    "asks_uses",
     "counts_asked",
     "kind_cue",
     "speaks_as_authors",
@@ -186,6 +188,20 @@ def asks_code(question: Question) -> bool:
     return _CODE_ASKED.search(question.text) is not None
 
 
+# "What are gateways typically used for?", "what are the common uses of X": what a
+# thing serves for, stated as a use ("Gateways are often used to encapsulate ...").
+_USES_ASKED = re.compile(
+    rf"\b(?:{HABITUALLY})\s+used\s+(?:for|to)\b|\b(?:common|typical|usual|main)\s+uses\b",
+    re.I,
+)
+_USE_GIVEN = re.compile(r"\bused\s+(?:to|for|in|by|as)\b|\buses\s+(?:include|are)\b", re.I)
+
+
+def asks_uses(question: Question) -> bool:
+    """True when the question asks what something is typically used for."""
+    return _USES_ASKED.search(question.text) is not None
+
+
 def asks_examples(question: Question) -> bool:
     """True when the question asks for examples of something."""
     return _EXAMPLES_ASKED.search(question.text) is not None
@@ -207,6 +223,8 @@ def kind_cue(question: Question, text: str, asked: set[str]) -> bool:
     kind = question.kind
     if asks_code(question):
         return any(m.group() not in asked for m in _CODE_GIVEN.finditer(text))
+    if asks_uses(question):
+        return _USE_GIVEN.search(text) is not None
     if asks_examples(question):
         # "What are examples of X?": "X may be passive, such as reviewing logs", not
         # any sentence that lists things.

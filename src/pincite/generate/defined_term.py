@@ -13,7 +13,15 @@ import re
 
 from pincite.generate.words import content_stems
 
-__all__ = ["ARTICLE", "END", "QUOTED", "TOPIC_ASK", "defined_term", "document_asked_of"]
+__all__ = [
+    "ARTICLE",
+    "END",
+    "HABITUALLY",
+    "QUOTED",
+    "TOPIC_ASK",
+    "defined_term",
+    "document_asked_of",
+]
 
 ARTICLE = r"(?:(?:a|an|the)\s+)?"
 END = r"\s*[?.!]*\s*$"
@@ -33,6 +41,7 @@ TOPIC_ASK = re.compile(
     rf"(?:\s+(?:in|under|according\s+to|per)\s+[^?]{{1,40}}?)?{END}",
     re.I,
 )
+HABITUALLY = r"typically|usually|commonly|often|generally|mostly|normally|mainly|primarily"
 # Definitions: the whole question is "what is X" / "what does X mean" with a
 # short X, so "what is the maximum length of a URI" (a limit) is not one.
 _DEFINITION = [
@@ -41,8 +50,13 @@ _DEFINITION = [
         re.I,
     ),
     re.compile(rf"^what\s+is\s+meant\s+by\s+{ARTICLE}(?P<x>.+?){END}", re.I),
-    # "What is the If-Range header for?": what it is for is what it is.
-    re.compile(rf"^what\s+(?:is|are)\s+{ARTICLE}(?P<x>.+?)\s+(?:used\s+)?for{END}", re.I),
+    # "What is the If-Range header for?": what it is for is what it is. Not "What are
+    # gateways typically used for?", which asks for their uses.
+    re.compile(
+        r"^what\s+(?:is|are)\s+.+?\s+(?P<uses>" + HABITUALLY + r")\s+used\s+for\b"
+        rf"|^what\s+(?:is|are)\s+{ARTICLE}(?P<x>.+?)\s+(?:used\s+)?for{END}",
+        re.I,
+    ),
     re.compile(rf"^(?:what|who)\s+(?:is|are|was|were)\s+{ARTICLE}(?P<x>.+?){END}", re.I),
     re.compile(
         rf"^what\s+(?:does|do|did)\s+{ARTICLE}(?P<x>.+?)\s+(?:(?:actually|really|exactly)\s+)?"
@@ -129,6 +143,8 @@ def defined_term(q: str) -> str | None:
         m = pattern.match(q)
         if m is None:
             continue
+        if m.groupdict().get("uses"):
+            return None
         # "the approving authority for FIPS 200": the term, not the document it is in.
         term = _QUALIFIER.split(_bare_term(m.group("x")), maxsplit=1)[0]
         cut = _IN_DOCUMENT.sub("", term)

@@ -26,6 +26,7 @@ from pincite.generate.base import Passage
 from pincite.generate.cues import (
     asks_code,
     asks_examples,
+    asks_uses,
     counts_asked,
     kind_cue,
     speaks_as_authors,
@@ -154,6 +155,8 @@ _RECORD_WORDS = 16
 _SECTION_NUMBER = re.compile(r"\s*(?:\d+\.\d+(?:\.\d+)*\.?|\d+\.)\s+[A-Z]")
 # An FAQ's reply opening the sentence after it, on the same line.
 _REPLY = re.compile(r"(?:Yes|No)\.[ \t]+", re.I)
+# "No provision is provided under FISMA for waivers": a denial answers a yes/no question.
+_DENIAL = re.compile(r"\b(?:no|none|nothing|neither|nor)\b", re.I)
 # A body this short says nothing without the heading above it.
 _SHORT_BODY = 5
 # A sentence that opens with its verb has the heading above it for subject: "111
@@ -205,6 +208,8 @@ def candidates(
             if u.role not in _CLAIMABLE:
                 continue
             definition = defines(question, pool, p, units, u, scoring)
+            if definition and not _says_yes_or_no(question, p.text[u.start : u.end], u.title):
+                definition = 0.0
             # A definition, and a step of a procedure, often needs the sentence after it.
             runs_on = (definition > 0 and u.first) or question.kind is QuestionKind.PROCEDURE
             pieces, scored = _pieces(question, p, units, i, pool.passages, scoring, runs_on)
@@ -220,8 +225,10 @@ def candidates(
     asked = {w.casefold() for w in _WORD.findall(question.text)}
     scope_asked = asks_scope(question)
     joined = joined_pairs(question.text)
-    # A code or examples asked for are a type of answer, as a date or an amount is.
-    typed = question.expects is not None or asks_code(question) or asks_examples(question)
+    # A code, examples or uses asked for are a type of answer, as a date or an amount is.
+    typed = question.expects is not None or any(
+        asks(question) for asks in (asks_code, asks_examples, asks_uses)
+    )
     elsewhere = not asks_where(question.text)
     result = []
     for j, ((pieces, _, title, definition, role), text) in enumerate(
@@ -272,6 +279,20 @@ def candidates(
         result.append(Candidate(pieces, score, base, definition, cue, role))
     # Earlier passages ranked higher in retrieval: break ties toward them.
     return sorted(result, key=lambda c: (-c.score, c.passage.number, c.pieces[0][1]))
+
+
+def _says_yes_or_no(question: Question, sentence: str, title: str) -> bool:
+    """False for a definition that cannot answer a yes/no question: "can the proxy trim
+    the Allow header's methods?" is answered by a rule ("A proxy MUST NOT modify the
+    Allow header field"), not by what the header is, which permits, requires or
+    denies nothing. An FAQ's question heading still titles its reply."""
+    if not question.whether or question.kind is not QuestionKind.OTHER:
+        return True
+    return (
+        title.rstrip().endswith("?")
+        or _DENIAL.search(sentence) is not None
+        or kind_cue(question, sentence, set())
+    )
 
 
 def _record(
