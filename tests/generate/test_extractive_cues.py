@@ -807,3 +807,10 @@ def test_a_yes_no_question_is_not_answered_by_a_definition_that_says_neither() -
     )
     question = "our proxy gets an Allow header listing odd methods. can it trim the methods?"
     assert best(question, allow).startswith("A proxy MUST NOT modify the Allow header")
+
+
+def test_whether_or_not_is_no_denial() -> None:
+    asked = parse_question("should a client list chunked in its TE header?")
+    assert not kind_cue(asked, "TE says whether or not the client accepts trailers.", set())
+    assert kind_cue(asked, "A client MUST NOT send the chunked coding name in TE.", set())
+    assert kind_cue(asked, "The server does not send it.", set())

@@ -148,7 +148,8 @@ _OPENS_WITH_CONDITION = re.compile(
 # What answers yes or no: a permission, a duty or a denial ("may be developed and
 # used at agency discretion", "SHOULD NOT be used", "is not applicable").
 _VERDICT = re.compile(
-    r"\b(?:may|must|should|shall|can|cannot|not|never|only|allowed|permitted|prohibited|"
+    # "whether or not the client is willing to accept trailers" denies nothing.
+    r"\b(?:may|must|should|shall|can|cannot|(?<!\bor\s)not|never|only|allowed|permitted|prohibited|"
     r"required|requires?|ought)\b",
     re.I,
 )
