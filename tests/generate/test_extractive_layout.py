@@ -556,3 +556,21 @@ def test_item_n_opening_its_passage_is_followed_by_item_n_plus_one() -> None:
     # The chunk left out item 1's indent; item 2 is still its next.
     text = '1.  Messages are self-descriptive.\n\n   2.  "Semantics and Content" [RFC7231]\n'
     assert [r for r, _ in _roles(text)] == [Role.ITEM, Role.ITEM]
+
+
+def test_a_line_running_on_into_the_next_titles_nothing() -> None:
+    # FIPS 199's example 5: formulas joined by "and", ending in commas, then the
+    # sentence they run into; none of them is a heading over what follows.
+    text = (
+        "SC sensor data = {(confidentiality, NA), (integrity, HIGH)},\n\nand\n\n"
+        "SC SCADA system = {(confidentiality, LOW), (integrity, HIGH)},\n\n"
+        "representing the high water mark for each security objective.\n\n"
+        "Remote Access\n\nTeleworkers connect through a VPN."
+    )
+    units = layout(text)
+    roles = [(u.role, text[u.start : u.end]) for u in units]
+    assert [r for r, t in roles if t in ("and",) or t.startswith("SC ")] == [Role.FRAGMENT] * 3
+    running = next(u for u in units if text[u.start : u.end].startswith("representing"))
+    assert running.title_index is None
+    # A short line that ends in no stop and runs on into nothing is still a heading.
+    assert (Role.HEADING, "Remote Access") in roles

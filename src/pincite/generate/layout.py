@@ -365,6 +365,10 @@ def _role(text: str, spans: list[tuple[int, int]], i: int, rows: dict[int, int])
         # A release note's "Adds dark mode." inside its paragraph; not a title run in
         # ("Incident Response Plan.", "3. Access Control Policy.").
         return Role.STATEMENT
+    if stripped.endswith((",", ";")) or stripped.casefold() in ("and", "or"):
+        # "SC sensor data = {(confidentiality, NA), ...},\n\nand": a line that runs on
+        # into the next is no title of what follows.
+        return Role.FRAGMENT
     if unfinished and len(words) <= _HEADING_WORDS and at_line_start:
         return Role.HEADING
     return Role.FRAGMENT
