@@ -11,7 +11,13 @@ from __future__ import annotations
 import pytest
 from extractive_helpers import best, passage
 
-from pincite.generate.cues import counts_asked, kind_cue, speaks_as_authors, states_expected
+from pincite.generate.cues import (
+    asks_difference,
+    counts_asked,
+    kind_cue,
+    speaks_as_authors,
+    states_expected,
+)
 from pincite.generate.extractive import ExtractiveGenerator
 from pincite.generate.names import documents_named
 from pincite.generate.question import parse_question
@@ -814,3 +820,24 @@ def test_whether_or_not_is_no_denial() -> None:
     assert not kind_cue(asked, "TE says whether or not the client accepts trailers.", set())
     assert kind_cue(asked, "A client MUST NOT send the chunked coding name in TE.", set())
     assert kind_cue(asked, "The server does not send it.", set())
+
+
+def test_a_question_asking_what_distinguishes_two_things_wants_a_stated_difference() -> None:
+    # SP 800-46r2 section 3.3: the sentence sharing the question's words says how
+    # portals and tunnels are alike; the one after it names the difference.
+    alike = passage(
+        1,
+        "In terms of security, portals have most of the same characteristics as tunnels.",
+    )
+    differ = passage(
+        2,
+        "However, there is an important difference between tunnels and portals: the "
+        "location of the application client software and associated data.",
+    )
+    question = "security-wise, what distinguishes a portal from a tunnel?"
+    assert best(question, alike, differ).startswith("However, there is an important difference")
+    asked = parse_question("what's the difference between a minor and a patch release")
+    assert kind_cue(asked, "Unlike a minor release, a patch release adds no features.", set())
+    assert not kind_cue(asked, "A patch release fixes bugs.", set())
+    # "any different if ..." asks about a condition, not how two things differ.
+    assert not asks_difference(parse_question("is the cap any different if you leak our data"))

@@ -19,6 +19,7 @@ from pincite.numbers import NUMBER_WORDS
 __all__ = [
     "AMOUNT",
     "asks_code",
+    "asks_difference",
     "asks_examples",
     "asks_uses",
     "counts_asked",
@@ -203,6 +204,26 @@ def asks_uses(question: Question) -> bool:
     return _USES_ASKED.search(question.text) is not None
 
 
+# "What distinguishes a portal from a tunnel?", "what's the difference between a minor
+# and a patch release": a sentence that states a difference ("there is an important
+# difference between tunnels and portals", "unlike a tunnel, ...").
+_DIFFERENCE_ASKED = re.compile(
+    r"\bdifferences?\s+between\b|\bdistinguish(?:es|ed)?\b[^?]*\bfrom\b|"
+    r"\bhow\s+(?:does|do|is|are)\s+[^?]+?\s+differ\b",
+    re.I,
+)
+_DIFFERENCE_GIVEN = re.compile(
+    r"\bdiffer(?:s|ed|ence|ences|ent|ently)?\b|\bunlike\b|\bwhereas\b|\bin\s+contrast\b|"
+    r"\bdistinguish\w*|\bdistinct\w*",
+    re.I,
+)
+
+
+def asks_difference(question: Question) -> bool:
+    """True when the question asks how two things differ."""
+    return _DIFFERENCE_ASKED.search(question.text) is not None
+
+
 def asks_examples(question: Question) -> bool:
     """True when the question asks for examples of something."""
     return _EXAMPLES_ASKED.search(question.text) is not None
@@ -226,6 +247,8 @@ def kind_cue(question: Question, text: str, asked: set[str]) -> bool:
         return any(m.group() not in asked for m in _CODE_GIVEN.finditer(text))
     if asks_uses(question):
         return _USE_GIVEN.search(text) is not None
+    if asks_difference(question):
+        return _DIFFERENCE_GIVEN.search(text) is not None
     if asks_examples(question):
         # "What are examples of X?": "X may be passive, such as reviewing logs", not
         # any sentence that lists things.

@@ -25,6 +25,7 @@ from pincite.generate.acronyms import acronyms
 from pincite.generate.base import Passage
 from pincite.generate.cues import (
     asks_code,
+    asks_difference,
     asks_examples,
     asks_uses,
     counts_asked,
@@ -225,9 +226,10 @@ def candidates(
     asked = {w.casefold() for w in _WORD.findall(question.text)}
     scope_asked = asks_scope(question)
     joined = joined_pairs(question.text)
-    # A code, examples or uses asked for are a type of answer, as a date or an amount is.
+    # A code, examples, uses or a difference asked for are a type of answer, as a date
+    # or an amount is.
     typed = question.expects is not None or any(
-        asks(question) for asks in (asks_code, asks_examples, asks_uses)
+        asks(question) for asks in (asks_code, asks_examples, asks_uses, asks_difference)
     )
     elsewhere = not asks_where(question.text)
     result = []
