@@ -51,6 +51,7 @@ def test_a_term_asked_of_in_the_contract_is_answered_by_its_definition() -> None
         ("does an automated process count as a 'user' in FIPS 200, or only people?", "user"),
         ("Does a contractor count as a seat under the agreement?", "seat"),
         ("would a USB stick be considered removable media", "removable media"),
+        ("is an intern considered to be an employee?", "employee"),
     ],
 )
 def test_whether_a_thing_counts_as_a_term_asks_for_the_terms_definition(

@@ -11,13 +11,8 @@ from __future__ import annotations
 import pytest
 from extractive_helpers import best, passage
 
-from pincite.generate.cues import (
-    asks_difference,
-    counts_asked,
-    kind_cue,
-    speaks_as_authors,
-    states_expected,
-)
+from pincite.generate.answer_types import asked_type, gives_type
+from pincite.generate.cues import counts_asked, kind_cue, speaks_as_authors, states_expected
 from pincite.generate.extractive import ExtractiveGenerator
 from pincite.generate.names import documents_named
 from pincite.generate.question import parse_question
@@ -298,6 +293,9 @@ def test_a_word_the_question_splits_and_the_document_joins_still_counts() -> Non
     pairs = dict(joined_pairs("what q-value does chunked carry? and the host name?"))
     assert pairs[stem("qvalue")] == {"q", stem("value")}
     assert pairs[stem("hostname")] == {stem("host"), stem("name")}
+    # A stopword joined on makes another word: "a void", "over time".
+    joins = dict(joined_pairs("is a void contract paid over time"))
+    assert stem("avoid") not in joins and stem("overtime") not in joins
     other = passage(1, "The chunked transfer-coding always has a weight of 1 and a value.")
     joined = passage(2, "The chunked transfer-coding always has a qvalue of 1.")
     assert best("What q-value does chunked always have?", other, joined).endswith("qvalue of 1.")
@@ -307,6 +305,8 @@ def test_a_possessive_ends_the_document_name_it_closes() -> None:
     asked = parse_question("In RFC 2616's rules for TE, what q-value does chunked carry?")
     assert asked.names == ("rfc 2616",)
     assert parse_question("What does FIPS 200’s glossary say a user is?").names == ("fips 200",)
+    # An owner's name is no document's, and stays no name.
+    assert parse_question("When does Kestrelbay's parental leave start?").focus == ()
 
 
 def test_a_hyphenated_name_keeps_its_stopword_parts() -> None:
@@ -697,11 +697,12 @@ def test_an_examples_question_lists_what_it_names_not_where(question: str, head:
 
 
 def test_examples_asked_of_and_given() -> None:
-    from pincite.generate.cues import _EXAMPLES_ASKED, _EXAMPLES_GIVEN
-
-    assert _EXAMPLES_GIVEN.search("Remote access methods (e.g. VPNs) are covered.")
-    assert not _EXAMPLES_ASKED.search("Which fields are required for instance creation?")
-    assert not _EXAMPLES_ASKED.search("Which headers does the example request include?")
+    assert gives_type("examples", "Remote access methods (e.g. VPNs) are covered.", set())
+    for question in (
+        "Which fields are required for instance creation?",
+        "Which headers does the example request include?",
+    ):
+        assert asked_type(parse_question(question)) is None
 
 
 @pytest.mark.parametrize(
@@ -753,9 +754,15 @@ def test_a_question_asking_which_code_wants_a_sentence_naming_one() -> None:
     assert not kind_cue(asked, "MUST be included whenever the response is stale.", set())
     # A code the question names is what it asks about, not an answer; a section
     # number is no code.
-    named = parse_question("What does status code 451 mean?")
-    assert not kind_cue(named, "See section 13.1.5 and 14.46.", {"451"})
     assert not kind_cue(asked, "See section 13.1.5 and 14.46.", set())
+    assert not kind_cue(asked, "Each request costs $250.", set())
+    assert kind_cue(asked, "The API then returns 401.", set())
+    # A question naming its codes, or a code of conduct, asks for no code.
+    for other in (
+        "Should I send 404 or 410? Which status code fits?",
+        "What code of conduct applies?",
+    ):
+        assert asked_type(parse_question(other)) is None
 
 
 def test_a_question_asking_for_examples_wants_a_sentence_giving_some() -> None:
@@ -777,6 +784,13 @@ def test_a_question_asking_for_examples_wants_a_sentence_giving_some() -> None:
     asked = parse_question("which resources does a provider pool? looking for concrete examples")
     assert kind_cue(asked, "Examples of resources include storage and memory.", set())
     assert not kind_cue(asked, "The resources are pooled and reassigned on demand.", set())
+    # What something includes gives examples; a bare list does not; a yes/no question
+    # asks for none.
+    pii = parse_question("What are some examples of PII?")
+    assert kind_cue(pii, "PII includes names, addresses, and biometric records.", set())
+    binding = parse_question("Are the examples in this policy binding on contractors?")
+    assert asked_type(binding) is None
+    assert kind_cue(binding, "The examples are illustrative only and are not binding.", set())
 
 
 def test_what_a_thing_is_typically_used_for_is_answered_by_its_uses() -> None:
@@ -795,6 +809,9 @@ def test_what_a_thing_is_typically_used_for_is_answered_by_its_uses() -> None:
     )
     question = "What are gateways typically used for?"
     assert parse_question(question).term == ""
+    assert asked_type(parse_question(question)) == "uses"
+    assert kind_cue(parse_question(question), "Gateways are often used to cache.", set())
+    assert not kind_cue(parse_question(question), "A gateway is an intermediary.", set())
     assert best(question, definition, uses).startswith("Gateways are often used to")
     # What a header is for is still what it is.
     assert parse_question("What is the If-Range header used for?").term == "If-Range header"
@@ -839,5 +856,19 @@ def test_a_question_asking_what_distinguishes_two_things_wants_a_stated_differen
     asked = parse_question("what's the difference between a minor and a patch release")
     assert kind_cue(asked, "Unlike a minor release, a patch release adds no features.", set())
     assert not kind_cue(asked, "A patch release fixes bugs.", set())
-    # "any different if ..." asks about a condition, not how two things differ.
-    assert not asks_difference(parse_question("is the cap any different if you leak our data"))
+    # "any different if ..." asks about a condition, not how two things differ; "different
+    # forms" states no difference.
+    assert asked_type(parse_question("is the cap any different if you leak our data")) is None
+    assert not gives_type("difference", "An SSL VPN uses different forms of access.", set())
+
+
+def test_a_definition_saying_whom_a_thing_is_open_to_still_answers_yes_or_no() -> None:
+    from pincite.generate.select import _says_yes_or_no
+
+    asked = parse_question("Is a contractor allowed to use the VPN?")
+    assert _says_yes_or_no(asked, "The VPN is available to contractors with a sponsor.", "VPN")
+    assert not _says_yes_or_no(asked, "The VPN is the remote access service.", "VPN")
+    # "whether or not", however the text wraps it, denies nothing.
+    assert not _says_yes_or_no(asked, "The VPN says whether or\n   not a device is healthy.", "VPN")
+    # Under an FAQ's question heading the reply is titled by it.
+    assert _says_yes_or_no(asked, "The VPN is the remote access service.", "Can I use it?")

@@ -11,22 +11,12 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from pincite.generate.defined_term import HABITUALLY
+from pincite.generate.answer_types import asked_type, gives_type
 from pincite.generate.question import Question, QuestionKind
 from pincite.generate.words import stem
 from pincite.numbers import NUMBER_WORDS
 
-__all__ = [
-    "AMOUNT",
-    "asks_code",
-    "asks_difference",
-    "asks_examples",
-    "asks_uses",
-    "counts_asked",
-    "kind_cue",
-    "speaks_as_authors",
-    "states_expected",
-]
+__all__ = ["AMOUNT", "counts_asked", "kind_cue", "speaks_as_authors", "states_expected"]
 
 _NUMBERISH = re.compile(
     r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|hundred|thousand|million|"
@@ -63,15 +53,6 @@ _ENUMERATION = re.compile(
     r"(?:and|or)\s+[`'\"“‘-]*\w"
     # "chief information officers, senior agency officials, ..., and information owners"
     r"|(?:,(?:[^,.;:]|\.(?!\s+[A-Z]|\s*$)){2,80}){2,},\s*(?:and|or)\s+\w"
-)
-# "What are examples of X?", "... looking for concrete examples", "for instance?".
-_EXAMPLES_ASKED = re.compile(
-    r"\bexamples?\s+of\b|\bexamples\b|\bfor\s+(?:example|instance)\s*[,?]", re.I
-)
-_EXAMPLES_GIVEN = re.compile(
-    r"\b(?:such\s+as|for\s+example|for\s+instance|including|examples?\s+(?:of\s+[\w\s-]{1,40}?\s+)?"
-    r"(?:include|includes|are|is)\b)|\be\.g\.(?!\w)",
-    re.I,
 )
 _AND_OR = re.compile(r"\b(?:and|or)\b", re.I)
 _CAUSAL = re.compile(
@@ -174,61 +155,6 @@ _CUES = {
 }
 
 
-# "Which warning code must a proxy add ...?", "what HTTP status code ...?": the answer
-# names a code ("214 Transformation applied"), whatever else the question's kind asks.
-# Not "What does status code 451 mean?", which names its code.
-_CODE_ASKED = re.compile(
-    r"\b(?:which|what)\s+(?:(?:http|status|warning|warn|error|response|reply|result|return)\s+)*"
-    r"codes?\b",
-    re.I,
-)
-_CODE_GIVEN = re.compile(r"(?<![\w.-])[1-5]\d\d(?![\w.-])")
-
-
-def asks_code(question: Question) -> bool:
-    """True when the question asks which status, warning or error code applies."""
-    return _CODE_ASKED.search(question.text) is not None
-
-
-# "What are gateways typically used for?", "what are the common uses of X": what a
-# thing serves for, stated as a use ("Gateways are often used to encapsulate ...").
-_USES_ASKED = re.compile(
-    rf"\b(?:{HABITUALLY})\s+used\s+(?:for|to)\b|\b(?:common|typical|usual|main)\s+uses\b",
-    re.I,
-)
-_USE_GIVEN = re.compile(r"\bused\s+(?:to|for|in|by|as)\b|\buses\s+(?:include|are)\b", re.I)
-
-
-def asks_uses(question: Question) -> bool:
-    """True when the question asks what something is typically used for."""
-    return _USES_ASKED.search(question.text) is not None
-
-
-# "What distinguishes a portal from a tunnel?", "what's the difference between a minor
-# and a patch release": a sentence that states a difference ("there is an important
-# difference between tunnels and portals", "unlike a tunnel, ...").
-_DIFFERENCE_ASKED = re.compile(
-    r"\bdifferences?\s+between\b|\bdistinguish(?:es|ed)?\b[^?]*\bfrom\b|"
-    r"\bhow\s+(?:does|do|is|are)\s+[^?]+?\s+differ\b",
-    re.I,
-)
-_DIFFERENCE_GIVEN = re.compile(
-    r"\bdiffer(?:s|ed|ence|ences|ent|ently)?\b|\bunlike\b|\bwhereas\b|\bin\s+contrast\b|"
-    r"\bdistinguish\w*|\bdistinct\w*",
-    re.I,
-)
-
-
-def asks_difference(question: Question) -> bool:
-    """True when the question asks how two things differ."""
-    return _DIFFERENCE_ASKED.search(question.text) is not None
-
-
-def asks_examples(question: Question) -> bool:
-    """True when the question asks for examples of something."""
-    return _EXAMPLES_ASKED.search(question.text) is not None
-
-
 def _named_by(role: str, asked: set[str]) -> bool:
     """True when the question names ``role`` itself ("the help desk", "managers'")."""
     return all(w in asked or w.rstrip("s") in asked for w in _WORD.findall(role.casefold()))
@@ -243,16 +169,9 @@ def kind_cue(question: Question, text: str, asked: set[str]) -> bool:
     by a permission, a duty or a denial.
     """
     kind = question.kind
-    if asks_code(question):
-        return any(m.group() not in asked for m in _CODE_GIVEN.finditer(text))
-    if asks_uses(question):
-        return _USE_GIVEN.search(text) is not None
-    if asks_difference(question):
-        return _DIFFERENCE_GIVEN.search(text) is not None
-    if asks_examples(question):
-        # "What are examples of X?": "X may be passive, such as reviewing logs", not
-        # any sentence that lists things.
-        return _EXAMPLES_GIVEN.search(text) is not None
+    typed = asked_type(question)
+    if typed is not None:
+        return gives_type(typed, text, asked)
     cue_re = _CUES.get(kind)
     if kind is QuestionKind.OTHER and question.whether:
         cue_re = _VERDICT

@@ -42,6 +42,8 @@ TOPIC_ASK = re.compile(
     re.I,
 )
 HABITUALLY = r"typically|usually|commonly|often|generally|mostly|normally|mainly|primarily"
+# "What are gateways typically used for?" asks for their uses, not what they are.
+_USES = re.compile(rf"^what\s+(?:is|are)\s+.+?\s+(?:{HABITUALLY})\s+used\s+for\b", re.I)
 # Definitions: the whole question is "what is X" / "what does X mean" with a
 # short X, so "what is the maximum length of a URI" (a limit) is not one.
 _DEFINITION = [
@@ -50,13 +52,9 @@ _DEFINITION = [
         re.I,
     ),
     re.compile(rf"^what\s+is\s+meant\s+by\s+{ARTICLE}(?P<x>.+?){END}", re.I),
-    # "What is the If-Range header for?": what it is for is what it is. Not "What are
-    # gateways typically used for?", which asks for their uses.
-    re.compile(
-        r"^what\s+(?:is|are)\s+.+?\s+(?P<uses>" + HABITUALLY + r")\s+used\s+for\b"
-        rf"|^what\s+(?:is|are)\s+{ARTICLE}(?P<x>.+?)\s+(?:used\s+)?for{END}",
-        re.I,
-    ),
+    # "What is the If-Range header for?": what it is for is what it is (not "What are
+    # gateways typically used for?": ``_USES``).
+    re.compile(rf"^what\s+(?:is|are)\s+{ARTICLE}(?P<x>.+?)\s+(?:used\s+)?for{END}", re.I),
     re.compile(rf"^(?:what|who)\s+(?:is|are|was|were)\s+{ARTICLE}(?P<x>.+?){END}", re.I),
     re.compile(
         rf"^what\s+(?:does|do|did)\s+{ARTICLE}(?P<x>.+?)\s+(?:(?:actually|really|exactly)\s+)?"
@@ -80,8 +78,11 @@ _DEFINITION = [
     re.compile(
         r"^(?:does|do|would|will|could|can|is|are)\s+(?!(?:it|this|that|there)\b)[^?]+?\s+"
         r"(?:(?:count|qualify)\s+as|"
-        r"(?:be\s+)?(?:considered|regarded)(?:\s+as)?)\s+"
-        rf"{ARTICLE}(?P<x>[^?,]+?)(?:,?\s+or\s+[^?]*)?{END}",
+        r"(?:be\s+)?(?:considered|regarded)(?:\s+(?:as|to\s+be))?)\s+"
+        # Not "Is overtime considered when calculating my bonus?": a clause, no term.
+        r"(?!(?:when|whenever|if|for|in|while|during|part|before|after)\b)"
+        rf"{ARTICLE}(?P<x>[^?,]+?)(?:\s+(?:if|when|unless|because|since)\b[^?]*)?"
+        rf"(?:,?\s+or\s+[^?]*)?{END}",
         re.I,
     ),
     re.compile(rf"^how\s+(?:does|do|did|is)\s+.+?\s+defined?\s+{ARTICLE}(?P<x>.+?){END}", re.I),
@@ -139,12 +140,12 @@ _VALUE_WORDS = frozenset(
 
 def defined_term(q: str) -> str | None:
     """The term ``q`` asks the meaning of, or ``None`` when it asks for no term."""
+    if _USES.match(q):
+        return None
     for pattern in _DEFINITION:
         m = pattern.match(q)
         if m is None:
             continue
-        if m.groupdict().get("uses"):
-            return None
         # "the approving authority for FIPS 200": the term, not the document it is in.
         term = _QUALIFIER.split(_bare_term(m.group("x")), maxsplit=1)[0]
         cut = _IN_DOCUMENT.sub("", term)

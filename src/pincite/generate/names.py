@@ -48,8 +48,9 @@ def name_runs(q: str, skip: frozenset[str] = frozenset()) -> list[list[str]]:
     runs: list[list[str]] = []
     run: list[str] = []
     for w in [w.strip("?.!,;:()\"'") for w in q.split()[1:]]:
-        # "RFC 2616's rules": a possessive ends the name it closes.
-        owner = w[:-2] if w.endswith(("'s", "’s")) else ""
+        # "RFC 2616's rules": a possessive ends the numbered name it closes; "Kestrelbay's"
+        # names an owner, no document, and stays out as before.
+        owner = w[:-2] if w.endswith(("'s", "’s")) and any(c.isdigit() for c in w) else ""
         if owner:
             w = owner
         if w and _NAME_TOKEN.match(w) and stem(w.casefold()) not in skip:

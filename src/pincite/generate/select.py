@@ -22,17 +22,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from pincite.generate.acronyms import acronyms
+from pincite.generate.answer_types import asked_type
 from pincite.generate.base import Passage
-from pincite.generate.cues import (
-    asks_code,
-    asks_difference,
-    asks_examples,
-    asks_uses,
-    counts_asked,
-    kind_cue,
-    speaks_as_authors,
-    states_expected,
-)
+from pincite.generate.cues import counts_asked, kind_cue, speaks_as_authors, states_expected
 from pincite.generate.defining import about, defines
 from pincite.generate.deontic import obligations
 from pincite.generate.elsewhere import asks_where, sends_elsewhere
@@ -156,8 +148,13 @@ _RECORD_WORDS = 16
 _SECTION_NUMBER = re.compile(r"\s*(?:\d+\.\d+(?:\.\d+)*\.?|\d+\.)\s+[A-Z]")
 # An FAQ's reply opening the sentence after it, on the same line.
 _REPLY = re.compile(r"(?:Yes|No)\.[ \t]+", re.I)
-# "No provision is provided under FISMA for waivers": a denial answers a yes/no question.
-_DENIAL = re.compile(r"\b(?:no|none|nothing|neither|nor)\b", re.I)
+# "No provision is provided under FISMA for waivers", "available to contractors with a
+# sponsor": a denial, or whom or what a thing is open to, answers a yes/no question.
+_SAYS_WHETHER = re.compile(
+    r"\b(?:no|none|nothing|neither|nor|available|eligible|entitled|exempt|except|unless|"
+    r"applies|apply)\b",
+    re.I,
+)
 # A body this short says nothing without the heading above it.
 _SHORT_BODY = 5
 # A sentence that opens with its verb has the heading above it for subject: "111
@@ -228,9 +225,7 @@ def candidates(
     joined = joined_pairs(question.text)
     # A code, examples, uses or a difference asked for are a type of answer, as a date
     # or an amount is.
-    typed = question.expects is not None or any(
-        asks(question) for asks in (asks_code, asks_examples, asks_uses, asks_difference)
-    )
+    typed = question.expects is not None or asked_type(question) is not None
     elsewhere = not asks_where(question.text)
     result = []
     for j, ((pieces, _, title, definition, role), text) in enumerate(
@@ -238,7 +233,7 @@ def candidates(
     ):
         own = set(content_stems(text)) | subjects.get(j, set())
         own |= compounds(text, q_set - own)
-        own |= {s for j, parts in joined if j in own for s in parts} & q_set
+        own |= {s for word, parts in joined if word in own for s in parts} & q_set
         own |= acronyms(question.text, text, q_set - own, absent)
         own |= obligations(text, q_set - own)
         # "Can an agency ... beyond the FIPS 199 categories?": a sentence of FIPS 199
@@ -290,9 +285,10 @@ def _says_yes_or_no(question: Question, sentence: str, title: str) -> bool:
     denies nothing. An FAQ's question heading still titles its reply."""
     if not question.whether or question.kind is not QuestionKind.OTHER:
         return True
+    sentence = " ".join(sentence.split())
     return (
         title.rstrip().endswith("?")
-        or _DENIAL.search(sentence) is not None
+        or _SAYS_WHETHER.search(sentence) is not None
         or kind_cue(question, sentence, set())
     )
 

@@ -83,7 +83,9 @@ def joined_pairs(question: str) -> list[tuple[str, frozenset[str]]]:
     words = _WORD.findall(uncontracted(question).casefold())
     pairs = []
     for a, b in itertools.pairwise(words):
+        # Not "a void", "over time", "how ever": a stopword joined on makes another word.
+        if a in STOPWORDS or a.isdigit() or b.isdigit():
+            continue
         parts = frozenset(stem(w) for w in (a, b) if w not in STOPWORDS)
-        if parts and not a.isdigit() and not b.isdigit():
-            pairs.append((stem(a + b), parts))
+        pairs.append((stem(a + b), parts))
     return pairs

@@ -1,0 +1,91 @@
+"""Answers of a type the question names: a code, examples, uses, a difference.
+
+"Which warning code must a proxy add?" is answered by a sentence naming a
+code, "What are examples of passive assessments?" by one giving examples,
+"What are gateways typically used for?" by one stating a use, "What
+distinguishes a portal from a tunnel?" by one stating a difference. A
+sentence without what is asked for is marked down as one without the date a
+"when" question asks for is (``select.Scoring.type_penalty``). A yes/no
+question keeps its own cue, a permission, a duty or a denial: "Are the
+examples in this policy binding?" asks for no examples.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pincite.generate.defined_term import HABITUALLY
+from pincite.generate.question import Question
+
+__all__ = ["asked_type", "gives_type"]
+
+# "Which warning code must a proxy add ...?", "what HTTP status code ...?". Not "What
+# code of conduct applies?" (no kind of code named) nor "What does status code 451
+# mean?" (``asked_type`` leaves out a question naming its own code).
+_CODE_ASKED = re.compile(
+    r"\b(?:which|what)\s+(?:(?:http|status|warning|warn|error|response|reply|result|return)\s+)+"
+    r"codes?\b",
+    re.I,
+)
+# "401" and "the API returns 401."; not "$250", "13.1.5" or "2.0".
+_CODE = re.compile(r"(?<![\w.$£€-])[1-5]\d\d(?!\w|[.-]\d)")
+# "What are examples of X?", "... looking for concrete examples", "for instance?".
+_EXAMPLES_ASKED = re.compile(
+    r"\bexamples?\s+of\b|\b(?:some|any|concrete|specific|give|list|with|few)\s+examples\b|"
+    r"\bfor\s+(?:example|instance)\s*[,?]",
+    re.I,
+)
+# "such as reviewing logs", "e.g. VPNs", "PII includes names, addresses and ..."; not
+# any list ("policies, processes, and procedures are followed").
+_EXAMPLES_GIVEN = re.compile(
+    r"\b(?:such\s+as|for\s+example|for\s+instance|includ(?:e|es|ing))\b|\be\.g\.(?!\w)", re.I
+)
+# "What are gateways typically used for?", "the common uses of X".
+_USES_ASKED = re.compile(
+    rf"\b(?:{HABITUALLY})\s+used\s+(?:for|to)\b|\b(?:common|typical|usual|main)\s+uses\b",
+    re.I,
+)
+_USE_GIVEN = re.compile(r"\bused\s+(?:to|for|in|by|as)\b|\buses\s+(?:include|are)\b", re.I)
+# "What distinguishes a portal from a tunnel?", "the difference between a minor and a
+# patch release", "how does X differ from Y?".
+_DIFFERENCE_ASKED = re.compile(
+    r"\bdifferences?\s+between\b|\bdistinguish(?:es|ed)?\b[^?]*\bfrom\b|"
+    r"\bhow\s+(?:does|do|is|are)\s+[^?]+?\s+differ\b",
+    re.I,
+)
+# "There is an important difference between tunnels and portals", "unlike a tunnel";
+# not any "different" ("uses different forms").
+_DIFFERENCE_GIVEN = re.compile(
+    r"\bdiffer(?:s|ed)?\b|\bdifferences?\b|\bdifferent(?:ly)?\s+(?:from|than|to)\b|\bunlike\b|"
+    r"\bwhereas\b|\bin\s+contrast\b|\bdistinguish\w*|\bdistinct\s+from\b",
+    re.I,
+)
+_ASKED = (
+    ("code", _CODE_ASKED),
+    ("uses", _USES_ASKED),
+    ("difference", _DIFFERENCE_ASKED),
+    ("examples", _EXAMPLES_ASKED),
+)
+_GIVEN = {"uses": _USE_GIVEN, "difference": _DIFFERENCE_GIVEN, "examples": _EXAMPLES_GIVEN}
+
+
+def asked_type(question: Question) -> str | None:
+    """ "code", "uses", "difference" or "examples" when the question asks for one; None
+    for a yes/no question and for a code question that names its own code ("404 or
+    410?": the codes are what it is about)."""
+    if question.whether:
+        return None
+    for name, pattern in _ASKED:
+        if pattern.search(question.text) is not None:
+            if name == "code" and _CODE.search(question.text):
+                return None
+            return name
+    return None
+
+
+def gives_type(kind: str, text: str, asked: set[str]) -> bool:
+    """True when ``text`` gives what an ``asked_type`` of ``kind`` asks for; ``asked``
+    holds the question's own words, case-folded (a code it names is no answer)."""
+    if kind == "code":
+        return any(m.group() not in asked for m in _CODE.finditer(text))
+    return _GIVEN[kind].search(text) is not None
