@@ -15,7 +15,7 @@ from pincite.generate.answer_types import asked_type, gives_type
 from pincite.generate.cues import counts_asked, kind_cue, speaks_as_authors, states_expected
 from pincite.generate.extractive import ExtractiveGenerator
 from pincite.generate.names import documents_named
-from pincite.generate.question import parse_question
+from pincite.generate.question import QuestionKind, parse_question
 from pincite.generate.words import compounds, content_stems, joined_pairs, stem
 
 
@@ -872,3 +872,23 @@ def test_a_definition_saying_whom_a_thing_is_open_to_still_answers_yes_or_no() -
     assert not _says_yes_or_no(asked, "The VPN says whether or\n   not a device is healthy.", "VPN")
     # Under an FAQ's question heading the reply is titled by it.
     assert _says_yes_or_no(asked, "The VPN is the remote access service.", "Can I use it?")
+
+
+def test_a_sentence_naming_what_the_one_before_described_defines_the_name() -> None:
+    # SP 800-46r2 section 4.1: the checks are described first, then named.
+    checks = passage(
+        1,
+        "After verifying the identity of a remote access user, organizations may choose to "
+        "perform checks involving the telework client device. These checks are sometimes "
+        "called health, suitability, screening, or assessment checks.",
+    )
+    other = passage(
+        2,
+        "Remote access servers perform screening of traffic between networks before forwarding it.",
+    )
+    question = "our vendor talks about 'screening' checks. what are those in NIST's guide?"
+    asked = parse_question(question)
+    assert (asked.kind, asked.term) == (QuestionKind.DEFINITION, "screening")
+    answer = best(question, other, checks)
+    assert answer.startswith("After verifying the identity")
+    assert answer.endswith("or assessment checks.")

@@ -35,6 +35,12 @@ _DEFINING = re.compile(
 )
 # "VPN clients can be configured to be thin, which means that the client uses ...".
 _WHICH_MEANS = re.compile(r",\s+which\s+means\b", re.I)
+# "These checks are sometimes called health, suitability, screening, or assessment
+# checks": the names come after the verb, and what they name was said just before.
+_CALLED = re.compile(
+    r"^(?:These|This|Such|Those)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:is|are)\s+(?:also\s+|sometimes\s+|"
+    r"often\s+|commonly\s+|generally\s+)?(?:called|known\s+as|referred\s+to\s+as|termed)\s+"
+)
 _PASSIVE = re.compile(r"\s+(?:not\s+)?\w+ed\b")
 # "Thin clients are generally more flexible than thick clients": a comparison, no definition.
 _COMPARISON = re.compile(r"\s+(?:\w+ly\s+)?(?:more|less|better|worse|faster|slower)\b", re.I)
@@ -185,6 +191,10 @@ def _opens_with_term(
     head = sentence[:200]
     if _CONDITIONAL_START.match(head):
         return 0.0, False  # "If the X is received", "When a thin client is used, which means"
+    called = _CALLED.match(head)
+    if called is not None:
+        m = pool.match(question.focus, set(content_stems(head[called.end() :])))
+        return (m, False) if m >= scoring.term_match else (0.0, False)
     means = _WHICH_MEANS.search(head)
     if means is not None:
         before = content_stems(head[: means.start()])

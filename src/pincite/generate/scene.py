@@ -19,7 +19,9 @@ _SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+|\s+[-–—]\s+")
 # does that mean?", "what's this?", "what does it stand for?".
 _ITS_MEANING = re.compile(
     r"\s*what\s+(?:is|are|was|were)\s+(?:it|this|that|they|these|those)"
-    r"(?:\s+(?:telling|saying|trying\s+to\s+(?:tell|say))(?:\s+(?:me|us))?)?\s*\?*\s*$"
+    r"(?:\s+(?:telling|saying|trying\s+to\s+(?:tell|say))(?:\s+(?:me|us))?)?"
+    # "... what are those in NIST's remote access guidance?": where it is asked of.
+    r"(?:\s+(?:in|under|per|according\s+to)\s+[^?]{1,50}?)?\s*\?*\s*$"
     r"|\s*what\s+(?:does|do|did)\s+(?:it|this|that|they|these|those)\s+"
     r"(?:mean|signify|indicate|stand\s+for)"
     r"\s*\?*\s*$",
