@@ -868,6 +868,9 @@ def test_a_definition_saying_whom_a_thing_is_open_to_still_answers_yes_or_no() -
     asked = parse_question("Is a contractor allowed to use the VPN?")
     assert _says_yes_or_no(asked, "The VPN is available to contractors with a sponsor.", "VPN")
     assert not _says_yes_or_no(asked, "The VPN is the remote access service.", "VPN")
+    # The condition a thing is given on answers whether one gets it.
+    pay = parse_question("i started 4 months ago, do i get the enhanced maternity pay?")
+    assert _says_yes_or_no(pay, "Carers with at least 26 weeks of service receive it.", "Pay")
     # "whether or not", however the text wraps it, denies nothing.
     assert not _says_yes_or_no(asked, "The VPN says whether or\n   not a device is healthy.", "VPN")
     # Under an FAQ's question heading the reply is titled by it.

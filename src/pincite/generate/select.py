@@ -149,10 +149,12 @@ _SECTION_NUMBER = re.compile(r"\s*(?:\d+\.\d+(?:\.\d+)*\.?|\d+\.)\s+[A-Z]")
 # An FAQ's reply opening the sentence after it, on the same line.
 _REPLY = re.compile(r"(?:Yes|No)\.[ \t]+", re.I)
 # "No provision is provided under FISMA for waivers", "available to contractors with a
-# sponsor": a denial, or whom or what a thing is open to, answers a yes/no question.
+# sponsor", "Primary carers with at least 26 weeks of service receive 20 weeks at full
+# pay": a denial, whom a thing is open to, or the condition it is given on answers a
+# yes/no question.
 _SAYS_WHETHER = re.compile(
     r"\b(?:no|none|nothing|neither|nor|available|eligible|entitled|exempt|except|unless|"
-    r"applies|apply)\b",
+    r"applies|apply|if|provided|at\s+(?:least|most)|(?:more|less|fewer)\s+than|as\s+long\s+as)\b",
     re.I,
 )
 # A body this short says nothing without the heading above it.
