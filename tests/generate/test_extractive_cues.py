@@ -698,11 +698,6 @@ def test_an_examples_question_lists_what_it_names_not_where(question: str, head:
 
 def test_examples_asked_of_and_given() -> None:
     assert gives_type("examples", "Remote access methods (e.g. VPNs) are covered.", set())
-    for question in (
-        "Which fields are required for instance creation?",
-        "Which headers does the example request include?",
-    ):
-        assert asked_type(parse_question(question)) is None
 
 
 @pytest.mark.parametrize(
@@ -765,55 +760,98 @@ def test_a_question_asking_which_code_wants_a_sentence_naming_one() -> None:
         assert asked_type(parse_question(other)) is None
 
 
-def test_a_question_asking_for_examples_wants_a_sentence_giving_some() -> None:
-    # SP 800-46r2 section 5.4: the sentence that repeats the question's words gives no
-    # example; the one after it gives two kinds.
-    duty = passage(
-        1,
+# (question, a sentence repeating its words, the sentence giving what it asks for)
+_TYPED_ANSWERS = [
+    # SP 800-46r2 section 5.4: the duty repeats the words; the next sentence gives examples.
+    (
+        "What are examples of passive and active assessments of remote access policies?",
         "Organizations should also periodically perform assessments to confirm that the "
         "organization's remote access policies, processes, and procedures are being "
         "followed properly.",
-    )
-    examples = passage(
-        2,
         "Assessment activities may be passive, such as reviewing logs, or active, such as "
         "performing vulnerability scans and penetration testing.",
-    )
-    question = "What are examples of passive and active assessments of remote access policies?"
-    assert best(question, duty, examples).startswith("Assessment activities may be passive")
-    asked = parse_question("which resources does a provider pool? looking for concrete examples")
-    assert kind_cue(asked, "Examples of resources include storage and memory.", set())
-    assert not kind_cue(asked, "The resources are pooled and reassigned on demand.", set())
-    # What something includes gives examples; a bare list does not; a yes/no question
-    # asks for none.
-    pii = parse_question("What are some examples of PII?")
-    assert kind_cue(pii, "PII includes names, addresses, and biometric records.", set())
-    binding = parse_question("Are the examples in this policy binding on contractors?")
-    assert asked_type(binding) is None
-    assert kind_cue(binding, "The examples are illustrative only and are not binding.", set())
-
-
-def test_what_a_thing_is_typically_used_for_is_answered_by_its_uses() -> None:
-    # RFC 7230 section 2.3: the gateway's definition repeats the question's words; the
-    # sentence after it says what gateways are used for.
-    definition = passage(
-        1,
+    ),
+    # RFC 7230 section 2.3: the definition repeats the words; the next sentence, the uses.
+    (
+        "What are gateways typically used for?",
         'A "gateway" (a.k.a. "reverse proxy") is an intermediary that acts as an origin '
         "server for the outbound connection but translates received requests and forwards "
         "them inbound to another server or servers.",
-    )
-    uses = passage(
-        2,
         "Gateways are often used to encapsulate legacy or untrusted information services "
         "and to enable load balancing of HTTP services.",
-    )
-    question = "What are gateways typically used for?"
-    assert parse_question(question).term == ""
-    assert asked_type(parse_question(question)) == "uses"
-    assert kind_cue(parse_question(question), "Gateways are often used to cache.", set())
-    assert not kind_cue(parse_question(question), "A gateway is an intermediary.", set())
-    assert best(question, definition, uses).startswith("Gateways are often used to")
-    # What a header is for is still what it is.
+    ),
+    # SP 800-46r2 section 3.3: how portals and tunnels are alike, then how they differ.
+    (
+        "security-wise, what distinguishes a portal from a tunnel?",
+        "In terms of security, portals have most of the same characteristics as tunnels.",
+        "However, there is an important difference between tunnels and portals: the "
+        "location of the application client software and associated data.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "repeats", "gives"), _TYPED_ANSWERS)
+def test_a_question_asking_for_a_type_of_answer_wants_a_sentence_giving_it(
+    question: str, repeats: str, gives: str
+) -> None:
+    assert best(question, passage(1, repeats), passage(2, gives)) == gives
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "gives", "lacks"),
+    [
+        (
+            "which resources does a provider pool? looking for concrete examples",
+            "examples",
+            "Examples of resources include storage and memory.",
+            "The resources are pooled and reassigned on demand.",
+        ),
+        # What something includes gives examples; a bare list does not.
+        (
+            "What are some examples of PII?",
+            "examples",
+            "PII includes names, addresses, and biometric records.",
+            "Names, addresses, and biometric records are kept for a year.",
+        ),
+        (
+            "What are gateways typically used for?",
+            "uses",
+            "Gateways are often used to cache.",
+            "A gateway is an intermediary.",
+        ),
+        (
+            "what's the difference between a minor and a patch release",
+            "difference",
+            "Unlike a minor release, a patch release adds no features.",
+            # "different forms" states no difference.
+            "A patch release uses different forms of versioning.",
+        ),
+    ],
+)
+def test_what_gives_a_type_of_answer(question: str, kind: str, gives: str, lacks: str) -> None:
+    asked = parse_question(question)
+    assert asked_type(asked) == kind
+    assert kind_cue(asked, gives, set())
+    assert not kind_cue(asked, lacks, set())
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # A yes/no question asks for none of them, whatever words it uses.
+        "Are the examples in this policy binding on contractors?",
+        # "any different if ..." asks about a condition, not how two things differ.
+        "is the cap any different if you leak our data",
+        "Which fields are required for instance creation?",
+        "Which headers does the example request include?",
+    ],
+)
+def test_questions_asking_for_no_type_of_answer(question: str) -> None:
+    assert asked_type(parse_question(question)) is None
+
+
+def test_what_a_thing_is_for_is_still_what_it_is() -> None:
+    assert parse_question("What are gateways typically used for?").term == ""
     assert parse_question("What is the If-Range header used for?").term == "If-Range header"
 
 
@@ -837,29 +875,6 @@ def test_whether_or_not_is_no_denial() -> None:
     assert not kind_cue(asked, "TE says whether or not the client accepts trailers.", set())
     assert kind_cue(asked, "A client MUST NOT send the chunked coding name in TE.", set())
     assert kind_cue(asked, "The server does not send it.", set())
-
-
-def test_a_question_asking_what_distinguishes_two_things_wants_a_stated_difference() -> None:
-    # SP 800-46r2 section 3.3: the sentence sharing the question's words says how
-    # portals and tunnels are alike; the one after it names the difference.
-    alike = passage(
-        1,
-        "In terms of security, portals have most of the same characteristics as tunnels.",
-    )
-    differ = passage(
-        2,
-        "However, there is an important difference between tunnels and portals: the "
-        "location of the application client software and associated data.",
-    )
-    question = "security-wise, what distinguishes a portal from a tunnel?"
-    assert best(question, alike, differ).startswith("However, there is an important difference")
-    asked = parse_question("what's the difference between a minor and a patch release")
-    assert kind_cue(asked, "Unlike a minor release, a patch release adds no features.", set())
-    assert not kind_cue(asked, "A patch release fixes bugs.", set())
-    # "any different if ..." asks about a condition, not how two things differ; "different
-    # forms" states no difference.
-    assert asked_type(parse_question("is the cap any different if you leak our data")) is None
-    assert not gives_type("difference", "An SSL VPN uses different forms of access.", set())
 
 
 def test_a_definition_saying_whom_a_thing_is_open_to_still_answers_yes_or_no() -> None:
