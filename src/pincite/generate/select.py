@@ -24,7 +24,7 @@ import numpy as np
 from pincite.generate.acronyms import acronyms
 from pincite.generate.answer_types import asked_type
 from pincite.generate.base import Passage
-from pincite.generate.cues import counts_asked, kind_cue, speaks_as_authors, states_expected
+from pincite.generate.cues import counts_asked, kind_cue, speaks_as_authors
 from pincite.generate.defining import about, defines
 from pincite.generate.deontic import obligations
 from pincite.generate.elsewhere import asks_where, sends_elsewhere
@@ -35,8 +35,9 @@ from pincite.generate.names import documents_named
 from pincite.generate.pointers import pointed_at
 from pincite.generate.pool import Piece, Pool, adjacent, ends_sentence, resumed
 from pincite.generate.question import Question, QuestionKind
+from pincite.generate.records import record_line
 from pincite.generate.scope import asks_scope, describes_itself
-from pincite.generate.tables import names_row, table_record, table_values
+from pincite.generate.tables import names_row, table_values
 from pincite.generate.words import compounds, content_stems, joined_pairs
 
 __all__ = ["Candidate", "Scoring", "candidates"]
@@ -141,11 +142,6 @@ _RUN_KINDS = frozenset(
     {QuestionKind.LIST, QuestionKind.CONDITION, QuestionKind.PROCEDURE, QuestionKind.REASON}
 )
 _CLAIMABLE = frozenset({Role.STATEMENT, Role.ITEM, Role.FOOTNOTE})
-# Lines that may state a date or a size outside any sentence (``_record``).
-_RECORD_ROLES = frozenset({Role.HEADING, Role.FRAGMENT})
-_RECORD_EXPECTS = frozenset({"date", "pages"})
-_RECORD_WORDS = 16
-_SECTION_NUMBER = re.compile(r"\s*(?:\d+\.\d+(?:\.\d+)*\.?|\d+\.)\s+[A-Z]")
 # An FAQ's reply opening the sentence after it, on the same line.
 _REPLY = re.compile(r"(?:Yes|No)\.[ \t]+", re.I)
 # "No provision is provided under FISMA for waivers", "available to contractors with a
@@ -175,7 +171,7 @@ def candidates(
     pool = Pool(question, passages)
     # (claim pieces, pieces the score reads, title words, definition, role)
     drafts: list[tuple[tuple[Piece, ...], tuple[Piece, ...], set[str], float, Role]] = []
-    subjects: dict[int, set[str]] = {}  # a record's own words beyond its text (``_record``)
+    subjects: dict[int, set[str]] = {}  # a record's own words beyond its text (``record_line``)
     for p in pool.passages:
         units = pool.units[p.number]
         stated = table_values(p, units)  # the figures its tables state (``bands``)
@@ -191,7 +187,7 @@ def candidates(
                         titled = about(question, pool, p, p.text[u.start : u.end], scoring)
                     drafts.append((leadin_run, leadin_run, title, titled, Role.ITEM))
                 continue
-            record = _record(question, p, units, i, stated)
+            record = record_line(question, p, units, i, stated)
             if record is not None:
                 # A cover page's line is about its document: the title says whose date it is.
                 subjects[len(drafts)] = set(content_stems(p.title))
@@ -293,52 +289,6 @@ def _says_yes_or_no(question: Question, sentence: str, title: str) -> bool:
         or _SAYS_WHETHER.search(sentence) is not None
         or kind_cue(question, sentence, set())
     )
-
-
-def _record(
-    question: Question,
-    p: Passage,
-    units: list[Unit],
-    i: int,
-    values: frozenset[tuple[str, float]],
-) -> tuple[Piece, ...] | None:
-    """A short line stating the date or size a number question asks for, as a claim's piece.
-
-    Cover pages and tables state such facts in lines no sentence holds ("7
-    pages (September 2011)" under "Special Publication 800-145", "4/27/2012
-    Editorial Corrected page number ..." under its table's header row). The
-    line is quoted with the heading line right above it, which says whose
-    date or size it is, and with the heading line below it when that one
-    holds words of the question ("Announcing the Standard for" under "March
-    9, 2006"). None for any other unit.
-    """
-    u = units[i]
-    if u.role is Role.FRAGMENT and u.row:
-        return table_record(question, p, units, i, values)
-    if u.role not in _RECORD_ROLES or question.expects not in _RECORD_EXPECTS:
-        return None
-    line = p.text[u.start : u.end]
-    if len(line.split()) > _RECORD_WORDS or _SECTION_NUMBER.match(line):
-        return None  # "5.2 Web Pages" numbers a section; it counts no pages
-    if not states_expected(question, line):
-        return None
-    start, end = u.start, u.end
-    if u.title_index == i - 1:
-        above = units[i - 1]
-        gap = p.text[above.end : u.start]
-        if "\n\n" not in gap and len(p.text[above.start : above.end].split()) <= _RECORD_WORDS:
-            start = above.start
-    if i + 1 < len(units) and units[i + 1].role is Role.HEADING:
-        # "March 9, 2006\n\nAnnouncing the Standard for": the line below says what the
-        # date is of, when it holds words of the question the lines above lack.
-        below = units[i + 1]
-        told = p.text[below.start : below.end]
-        gap = p.text[u.end : below.start]
-        said = set(content_stems(p.text[start:end]))
-        new = (set(content_stems(told)) & set(question.stems)) - said
-        if new and gap.count("\n") <= 2 and len(told.split()) <= _RECORD_WORDS:
-            end = below.end
-    return ((p, start, end),)
 
 
 def _pieces(
