@@ -11,11 +11,12 @@ from __future__ import annotations
 import pytest
 from extractive_helpers import best, passage
 
-from pincite.generate.answer_types import asked_type, gives_type
+from pincite.generate.answer_types import asked_type, gives_type, names_quoted, quoted_phrases
 from pincite.generate.cues import counts_asked, kind_cue, speaks_as_authors, states_expected
-from pincite.generate.extractive import ExtractiveGenerator
+from pincite.generate.extractive import ExtractiveConfig, ExtractiveGenerator
 from pincite.generate.names import documents_named
 from pincite.generate.question import QuestionKind, parse_question
+from pincite.generate.select import Scoring
 from pincite.generate.words import compounds, content_stems, joined_pairs, stem
 
 
@@ -910,3 +911,53 @@ def test_a_sentence_naming_what_the_one_before_described_defines_the_name() -> N
     answer = best(question, other, checks)
     assert answer.startswith("After verifying the identity")
     assert answer.endswith("or assessment checks.")
+
+
+def test_a_quoted_phrase_is_named_by_the_sentence_that_answers() -> None:
+    # RFC 2616 section 9.3. Quoting "conditional GET" marks down the sentence that says
+    # "conditional request", not the one naming what the question quotes.
+    loose = passage(1, "Request headers turn a plain GET into a conditional request.")
+    named = passage(
+        2,
+        'The semantics of the GET method change to a "conditional GET" if the request '
+        "message includes an If-Modified-Since, If-Unmodified-Since, If-Match, "
+        "If-None-Match, or If-Range header field.",
+    )
+    generator = ExtractiveGenerator(None, ExtractiveConfig(threshold=-1e9))
+    quoting = 'which request headers turn a plain GET into a "conditional GET"?'
+
+    def scores(question: str) -> dict[int, float]:
+        ranked = generator.rank(parse_question(question), [loose, named])
+        return {c.passage.number: c.score for c in ranked}
+
+    plain, quoted = scores(quoting.replace('"', "")), scores(quoting)
+    assert quoted[2] == pytest.approx(plain[2])
+    assert quoted[1] == pytest.approx(plain[1] - Scoring().type_penalty)
+    assert quoted_phrases(parse_question(quoting)) == ((stem("conditional"), stem("get")),)
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("A conditional GET method requests that ...", True),
+        ("a Conditional-GET is ...", True),
+        ("The GET method is conditional when ...", False),
+    ],
+)
+def test_a_quoted_phrase_is_named_word_after_word(text: str, named: bool) -> None:
+    assert names_quoted(text, ((stem("conditional"), stem("get")),)) is named
+
+
+def test_a_quoted_term_holding_the_asked_one_is_another_term() -> None:
+    # RFC 2616 section 1.3: the "proxy" entry, and the "transparent proxy" after it.
+    glossary = passage(
+        1,
+        "   proxy\n      An intermediary program which acts as both a server and a client "
+        "for the purpose of making requests on behalf of other clients.\n",
+    )
+    other = passage(
+        2,
+        'A "transparent proxy" is a proxy that does not modify the request or response '
+        "beyond what is required for proxy authentication and identification.",
+    )
+    assert best("What is a proxy?", other, glossary).startswith("proxy An intermediary")

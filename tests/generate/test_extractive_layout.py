@@ -574,3 +574,74 @@ def test_a_line_running_on_into_the_next_titles_nothing() -> None:
     assert running.title_index is None
     # A short line that ends in no stop and runs on into nothing is still a heading.
     assert (Role.HEADING, "Remote Access") in roles
+
+
+def test_a_glossary_term_on_its_own_line_labels_its_indented_definition() -> None:
+    # RFC 2616 section 1.3: the term alone on its line, its definition indented deeper;
+    # the sentence splitter reads the two as one sentence.
+    text = (
+        "   cache\n"
+        "      A program's local store of response messages.\n\n"
+        "   cacheable\n"
+        "      A response is cacheable if a cache is allowed to store a copy of\n"
+        "      the response message for use in answering subsequent requests.\n"
+    )
+    units = layout(text)
+    shown = [(u.role, text[u.start : u.end].split()[0]) for u in units]
+    assert shown == [
+        (Role.LABEL, "cache"),
+        (Role.STATEMENT, "A"),
+        (Role.LABEL, "cacheable"),
+        (Role.STATEMENT, "A"),
+    ]
+    assert units[3].title_index == 2 and units[3].first
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Not at a deeper indent, not lower case, not a term's few words.
+        "   cacheable\n   A response is cacheable if a cache may store it.\n",
+        "   Cacheable\n      A response is cacheable if a cache may store it.\n",
+        "   the rules for caching are set out\n      Below in section 13.\n",
+    ],
+)
+def test_only_a_short_lower_case_line_over_a_deeper_indent_is_a_glossary_term(text: str) -> None:
+    assert Role.LABEL not in {u.role for u in layout(text)}
+
+
+@pytest.mark.parametrize(
+    ("question", "focus", "stemmed"),
+    [
+        # "sort of", "kinds of" are how the question asks, not what it asks about.
+        (
+            "what sort of resources does a cloud provider pool?",
+            stems("resources"),
+            stems("resources", "cloud", "provider", "pool"),
+        ),
+        ("Which kinds of devices are allowed?", stems("devices"), stems("devices", "allowed")),
+    ],
+)
+def test_what_kind_of_x_asks_for_the_x(
+    question: str, focus: tuple[str, ...], stemmed: tuple[str, ...]
+) -> None:
+    q = parse_question(question)
+    assert q.kind is QuestionKind.LIST
+    assert q.focus == focus and q.stems == stemmed
+
+
+def test_else_is_no_word_a_passage_repeats() -> None:
+    q = parse_question("When a client sends an Upgrade header, what else must it send?")
+    assert stem("else") not in q.stems and stem("upgrade") in q.stems
+
+
+@pytest.mark.parametrize(
+    ("question", "term"),
+    [
+        ("What does it mean for an HTTP response to be 'cacheable'?", "cacheable"),
+        ("what does it mean when a response is stale?", "stale"),
+    ],
+)
+def test_what_it_means_to_be_x_asks_for_x(question: str, term: str) -> None:
+    q = parse_question(question)
+    assert q.kind is QuestionKind.DEFINITION and q.term == term

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import re
 
-from pincite.generate.defined_term import HABITUALLY
+from pincite.generate.defined_term import HABITUALLY, QUOTED
 from pincite.generate.question import Question
+from pincite.generate.words import content_stems
 
-__all__ = ["asked_type", "gives_type"]
+__all__ = ["asked_type", "gives_type", "names_quoted", "quoted_phrases"]
 
 # "Which warning code must a proxy add ...?", "what HTTP status code ...?". Not "What
 # code of conduct applies?" (no kind of code named) nor "What does status code 451
@@ -89,3 +90,20 @@ def gives_type(kind: str, text: str, asked: set[str]) -> bool:
     if kind == "code":
         return any(m.group() not in asked for m in _CODE.finditer(text))
     return _GIVEN[kind].search(text) is not None
+
+
+def quoted_phrases(question: Question) -> tuple[tuple[str, ...], ...]:
+    """The phrases the question quotes ('which headers make a GET a "conditional GET"?'),
+    as stems: the sentence that answers it names what it quotes."""
+    phrases = (tuple(content_stems(m.group(1))) for m in QUOTED.finditer(question.text))
+    return tuple(p for p in phrases if p)
+
+
+def names_quoted(text: str, phrases: tuple[tuple[str, ...], ...]) -> bool:
+    """True when ``text`` holds every one of ``phrases``, each word after word (its case,
+    hyphens and quotes as it likes)."""
+    stems = content_stems(text)
+    return all(
+        any(tuple(stems[i : i + len(p)]) == p for i in range(len(stems) - len(p) + 1))
+        for p in phrases
+    )

@@ -63,6 +63,13 @@ _DEFINITION = [
         re.I,
     ),
     re.compile(rf"^(?:define|explain)\s+{ARTICLE}(?P<x>.+?){END}", re.I),
+    # "What does it mean for a response to be 'cacheable'?", "what does it mean when a
+    # response is stale?": what being it means.
+    re.compile(
+        r"^what\s+does\s+it\s+mean\s+(?:for\s+[^?]+?\s+to\s+be|to\s+be|"
+        rf"(?:when|if)\s+[^?]+?\s+(?:is|are|becomes?))\s+{ARTICLE}(?P<x>[^?]+?){END}",
+        re.I,
+    ),
     re.compile(rf"^(?:what\s+is\s+)?the\s+(?:meaning|definition)\s+of\s+(?P<x>.+?){END}", re.I),
     # "Under FIPS 199, what counts as a loss of availability?", "What kinds of material count
     # as records?", "How does SP 800-46 define BYOD?"

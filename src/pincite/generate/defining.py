@@ -212,9 +212,15 @@ def _opens_with_term(
     m = pool.match(question.focus, set(before))
     if m < scoring.term_match:
         return 0.0, False
-    # The term a sentence defines, in quotes: 'A "tunnel" acts as', '“Agency” means'.
+    # The term a sentence defines, in quotes: 'A "tunnel" acts as', '“Agency” means'; not
+    # another term holding it ('A "transparent proxy" is a proxy ...' for "What is a
+    # proxy?").
     quoted = QUOTED.search(head[: verb.start()])
-    whole = quoted is not None and pool.match(question.focus, set(content_stems(quoted[1]))) >= m
+    whole = (
+        quoted is not None
+        and pool.match(question.focus, set(content_stems(quoted[1]))) >= m
+        and not set(content_stems(quoted[1])) - set(question.focus) - STOPWORD_STEMS
+    )
     # "SECURITY CATEGORY: The characterization ...": a glossary's label, the term alone.
     label = verb.group().strip() == ":" and not extra
     return m, whole or label

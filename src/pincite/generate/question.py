@@ -157,8 +157,9 @@ _TEMPLATE = frozenset(content_stems("mean meaning meant define definition stand 
 # "OK" and "let" only in that wording ("When does a server send 200 OK?" is about OK).
 _PERMISSION = re.compile(r"^(?:is|was)\s+it\s+(?:ok|okay|alright|fine)\s+(?:to|if)\b", re.I)
 _CONVERSATIONAL = frozenset(content_stems("ok okay let"))
-# Fillers of spoken questions ("what does a 504 actually mean"): no passage repeats them.
-_PLEASE = frozenset(content_stems("please actually really"))
+# Fillers of spoken questions ("what does a 504 actually mean", "what else must it
+# send?"): no passage repeats them.
+_PLEASE = frozenset(content_stems("please actually really else"))
 # How a question about a paper points at it ("in this work", "the authors", "do
 # they use", "is used"): the paper need not repeat it in the sentence that answers.
 _SELF_REFERENCE = re.compile(
@@ -278,6 +279,7 @@ _HOW_MANY_KINDS = re.compile(r"\bhow\s+many\s+(?:different\s+)?(?:kinds|types|so
 # "analysis" (the plural test of ``_LIST``'s last pattern).
 _PLURAL = re.compile(r"[a-z][a-z-]*[a-hj-rtv-z]s")
 _KIND_WORDS = frozenset(content_stems("kinds types sorts different"))
+_KINDS_OF = re.compile(r"(?:different\s+)?(?:kinds?|types?|sorts?)\s+of\s+", re.I)
 
 
 def asks_outcome(text: str) -> bool:
@@ -349,6 +351,11 @@ def _parse(q: str) -> Question:
         m = pattern.match(q)
         if m and content_stems(m.group("x")):
             x = m.group("x")
+            kinds = _KINDS_OF.match(x)
+            if kinds is not None and content_stems(x[kinds.end() :]):
+                # "What sort of resources are pooled?" asks for the resources.
+                x = x[kinds.end() :]
+                stems = tuple(s for s in stems if s not in _KIND_WORDS)
             return Question(q, QuestionKind.LIST, tuple(content_stems(x)), stems, head=_head(x))
     term = defined_term(q)
     if term is not None:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pincite.generate.acronyms import acronyms
-from pincite.generate.answer_types import asked_type
+from pincite.generate.answer_types import asked_type, names_quoted, quoted_phrases
 from pincite.generate.base import Passage
 from pincite.generate.cues import counts_asked, kind_cue, speaks_as_authors
 from pincite.generate.defining import about, defines
@@ -224,6 +224,7 @@ def candidates(
     # A code, examples, uses or a difference asked for are a type of answer, as a date
     # or an amount is.
     typed = question.expects is not None or asked_type(question) is not None
+    quoted = quoted_phrases(question)
     elsewhere = not asks_where(question.text)
     result = []
     for j, ((pieces, _, title, definition, role), text) in enumerate(
@@ -260,6 +261,8 @@ def candidates(
         if counts_asked(question, text):
             score += scoring.definition_bonus * scoring.count_share
         if typed and not cue:
+            score -= scoring.type_penalty
+        if quoted and not names_quoted(text, quoted):
             score -= scoring.type_penalty
         if speaks_as_authors(question, text):
             score += scoring.authors_bonus
