@@ -820,6 +820,19 @@ def test_a_question_asking_for_a_type_of_answer_wants_a_sentence_giving_it(
             "Gateways are often used to cache.",
             "A gateway is an intermediary.",
         ),
+        # SP 800-46r2 appendix A: a catalogue's row names its control.
+        (
+            "rev 2 control mapping: which 800-53 control is about backing up telework data",
+            "control",
+            "CP-9, Information System Backup This control involves backing up data.",
+            "This appendix lists the NIST SP 800-53 Revision 4 security controls.",
+        ),
+        (
+            "which Cybersecurity Framework subcategory covers managing remote access?",
+            "control",
+            "PR.AC-3: Remote access is managed",
+            "This appendix lists the Cybersecurity Framework subcategories.",
+        ),
         (
             "what's the difference between a minor and a patch release",
             "difference",
@@ -845,6 +858,10 @@ def test_what_gives_a_type_of_answer(question: str, kind: str, gives: str, lacks
         "is the cap any different if you leak our data",
         "Which fields are required for instance creation?",
         "Which headers does the example request include?",
+        # A set of controls is a baseline; control over something is no control's name.
+        "under fips 200, which set of sp 800-53 controls do we have to start from?",
+        "In IaaS, what does the consumer have control over?",
+        "Which SP 800-53 control does AC-20 extend?",
     ],
 )
 def test_questions_asking_for_no_type_of_answer(question: str) -> None:

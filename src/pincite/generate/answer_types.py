@@ -1,7 +1,7 @@
-"""Answers of a type the question names: a code, examples, uses, a difference.
+"""Answers of a type the question names: a code, a control, examples, uses, a difference.
 
 "Which warning code must a proxy add?" is answered by a sentence naming a
-code, "What are examples of passive assessments?" by one giving examples,
+code, "Which SP 800-53 control covers backups?" by one naming a control ("CP-9"), "What are examples of passive assessments?" by one giving examples,
 "What are gateways typically used for?" by one stating a use, "What
 distinguishes a portal from a tunnel?" by one stating a difference. A
 sentence without what is asked for is marked down as one without the date a
@@ -30,6 +30,17 @@ _CODE_ASKED = re.compile(
 )
 # "401" and "the API returns 401."; not "$250", "13.1.5" or "2.0".
 _CODE = re.compile(r"(?<![\w.$£€-])[1-5]\d\d(?!\w|[.-]\d)")
+# "Which SP 800-53 control covers BYOD?", "which Cybersecurity Framework subcategory
+# ...?": a catalogue's entry, named by its identifier. Not "which set of sp 800-53
+# controls" (a baseline) nor "control over" (what a consumer controls).
+_CONTROL_ASKED = re.compile(
+    r"\b(?:which|what)\s+(?:[\w.-]+\s+){0,3}?(?:controls?|subcategor(?:y|ies)|enhancements?)"
+    r"(?:\s+(?:number|id|identifier)s?)?\s+(?!over\b)(?:is|are|does|do|covers?|corresponds?|"
+    r"maps?|deals?|addresses|applies|should|must|would|relates?|handles?)\b",
+    re.I,
+)
+# "AC-20", "CP-9", "PR.AC-3", "AC-2 (1)": a control catalogue's identifiers.
+_CONTROL = re.compile(r"(?<![\w.-])[A-Z]{2}(?:\.[A-Z]{2})?-\d{1,2}(?![\w-])")
 # "What are examples of X?", "... looking for concrete examples", "for instance?".
 _EXAMPLES_ASKED = re.compile(
     r"\bexamples?\s+of\b|\b(?:some|any|concrete|specific|give|list|with|few)\s+examples\b|"
@@ -63,6 +74,7 @@ _DIFFERENCE_GIVEN = re.compile(
 )
 _ASKED = (
     ("code", _CODE_ASKED),
+    ("control", _CONTROL_ASKED),
     ("uses", _USES_ASKED),
     ("difference", _DIFFERENCE_ASKED),
     ("examples", _EXAMPLES_ASKED),
@@ -71,14 +83,16 @@ _GIVEN = {"uses": _USE_GIVEN, "difference": _DIFFERENCE_GIVEN, "examples": _EXAM
 
 
 def asked_type(question: Question) -> str | None:
-    """ "code", "uses", "difference" or "examples" when the question asks for one; None
-    for a yes/no question and for a code question that names its own code ("404 or
-    410?": the codes are what it is about)."""
+    """ "code", "control", "uses", "difference" or "examples" when the question asks for
+    one; None for a yes/no question and for a code or control question that names its
+    own ("404 or 410?": the codes are what it is about)."""
     if question.whether:
         return None
     for name, pattern in _ASKED:
         if pattern.search(question.text) is not None:
             if name == "code" and _CODE.search(question.text):
+                return None
+            if name == "control" and _CONTROL.search(question.text):
                 return None
             return name
     return None
@@ -89,6 +103,8 @@ def gives_type(kind: str, text: str, asked: set[str]) -> bool:
     holds the question's own words, case-folded (a code it names is no answer)."""
     if kind == "code":
         return any(m.group() not in asked for m in _CODE.finditer(text))
+    if kind == "control":
+        return _CONTROL.search(text) is not None
     return _GIVEN[kind].search(text) is not None
 
 
