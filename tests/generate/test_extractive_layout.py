@@ -645,3 +645,27 @@ def test_else_is_no_word_a_passage_repeats() -> None:
 def test_what_it_means_to_be_x_asks_for_x(question: str, term: str) -> None:
     q = parse_question(question)
     assert q.kind is QuestionKind.DEFINITION and q.term == term
+
+
+@pytest.mark.parametrize(
+    ("question", "focus"),
+    [
+        # An acronym in parentheses spells the words before it; they are the name, and
+        # the acronym alone ("SC") names no heading of its own.
+        (
+            "In FIPS 199, what is the format for writing out a system's security category (SC)?",
+            (),
+        ),
+        ("What does Network Access Control (NAC) check?", stems("network", "access", "control")),
+        # Not initials of the words before it: still a name.
+        (
+            "Which SP 800-53 control covers personally owned (BYOD) devices?",
+            stems("sp", "800", "53"),
+        ),
+        ("When is a device placed in quarantine (QD)?", stems("qd")),
+    ],
+)
+def test_an_acronym_spelling_the_words_before_it_is_not_the_name(
+    question: str, focus: tuple[str, ...]
+) -> None:
+    assert parse_question(question).focus == focus

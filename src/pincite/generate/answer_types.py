@@ -1,13 +1,15 @@
 """Answers of a type the question names: a code, a control, examples, uses, a difference.
 
 "Which warning code must a proxy add?" is answered by a sentence naming a
-code, "Which SP 800-53 control covers backups?" by one naming a control ("CP-9"), "What are examples of passive assessments?" by one giving examples,
+code, "Which SP 800-53 control covers backups?" by one naming a control
+("CP-9"), "What are examples of passive assessments?" by one giving examples,
 "What are gateways typically used for?" by one stating a use, "What
 distinguishes a portal from a tunnel?" by one stating a difference. A
 sentence without what is asked for is marked down as one without the date a
 "when" question asks for is (``select.Scoring.type_penalty``). A yes/no
 question keeps its own cue, a permission, a duty or a denial: "Are the
-examples in this policy binding?" asks for no examples.
+examples in this policy binding?" asks for no examples. A phrase the question
+quotes is named by the sentence that answers it (``quoted_phrases``).
 """
 
 from __future__ import annotations

@@ -47,7 +47,15 @@ def name_runs(q: str, skip: frozenset[str] = frozenset()) -> list[list[str]]:
     """
     runs: list[list[str]] = []
     run: list[str] = []
-    for w in [w.strip("?.!,;:()\"'") for w in q.split()[1:]]:
+    raw = q.split()[1:]
+    for i, w in enumerate(w.strip("?.!,;:()\"'") for w in raw):
+        if raw[i].startswith("(") and _abbreviates(w, raw[:i]):
+            # "an information system's security category (SC)": the words before it are
+            # the name, and they are no name tokens.
+            if run:
+                runs.append(run)
+                run = []
+            continue
         # "RFC 2616's rules": a possessive ends the numbered name it closes; "Kestrelbay's"
         # names an owner, no document, and stays out as before.
         owner = w[:-2] if w.endswith(("'s", "’s")) and any(c.isdigit() for c in w) else ""
@@ -62,6 +70,14 @@ def name_runs(q: str, skip: frozenset[str] = frozenset()) -> list[list[str]]:
             runs.append(run)
             run = []
     return [*runs, run] if run else runs
+
+
+def _abbreviates(w: str, before: list[str]) -> bool:
+    """True for an acronym in parentheses spelling the initials of the words before it."""
+    if not (2 <= len(w) <= 6 and w.isupper() and w.isalpha()) or not before:
+        return False
+    words = [b.strip("?.!,;:()\"'") for b in before[-len(w) :]]
+    return len(words) == len(w) and "".join(b[:1] for b in words).upper() == w
 
 
 def without_numbered_names(q: str, runs: list[list[str]]) -> str:
