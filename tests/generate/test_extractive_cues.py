@@ -858,10 +858,15 @@ def test_what_gives_a_type_of_answer(question: str, kind: str, gives: str, lacks
         "is the cap any different if you leak our data",
         "Which fields are required for instance creation?",
         "Which headers does the example request include?",
-        # A set of controls is a baseline; control over something is no control's name.
+        # Controls asked for in words, a baseline, control over something, a question
+        # naming its own control (in any case): no catalogue's identifier asked for.
         "under fips 200, which set of sp 800-53 controls do we have to start from?",
+        "which set of controls do we have to start from?",
+        "What security controls are recommended for telework devices?",
+        "what controls does FIPS 200 require?",
         "In IaaS, what does the consumer have control over?",
         "Which SP 800-53 control does AC-20 extend?",
+        "Which SP 800-53 control does ac-20 extend?",
     ],
 )
 def test_questions_asking_for_no_type_of_answer(question: str) -> None:
@@ -951,6 +956,27 @@ def test_a_quoted_phrase_is_named_by_the_sentence_that_answers() -> None:
     assert quoted[2] == pytest.approx(plain[2])
     assert quoted[1] == pytest.approx(plain[1] - Scoring().type_penalty)
     assert quoted_phrases(parse_question(quoting)) == ((stem("conditional"), stem("get")),)
+    # A phrase no sentence names (scare quotes, a message no passage repeats) marks
+    # none down: the refusal threshold would read that as weaker evidence.
+    scared = 'which request headers turn a plain GET into a "smart GET"?'
+    assert scores(scared) == pytest.approx(scores(scared.replace('"', "")))
+
+
+def test_a_heading_naming_the_quoted_phrase_names_it_for_the_sentence_under_it() -> None:
+    section = passage(
+        1,
+        "10.3.5 304 Not Modified\n\nIf the client has performed a conditional GET request "
+        "and access is allowed, but the document has not been modified, the server SHOULD "
+        "respond with this status code.",
+    )
+    aside = passage(2, "A 304 Not Modified response carries no body.")
+    generator = ExtractiveGenerator(None, ExtractiveConfig(threshold=-1e9))
+    quoting = 'When does a server send "304 Not Modified"?'
+    ranked = {
+        q: {c.passage.number: c.score for c in generator.rank(parse_question(q), [section, aside])}
+        for q in (quoting, quoting.replace('"', ""))
+    }
+    assert ranked[quoting][1] == pytest.approx(ranked[quoting.replace('"', "")][1])
 
 
 @pytest.mark.parametrize(
@@ -966,15 +992,16 @@ def test_a_quoted_phrase_is_named_word_after_word(text: str, named: bool) -> Non
 
 
 def test_a_quoted_term_holding_the_asked_one_is_another_term() -> None:
-    # RFC 2616 section 1.3: the "proxy" entry, and the "transparent proxy" after it.
+    # RFC 2616 section 1.3: the "proxy" entry (here as a plain sentence), and the
+    # "transparent proxy" after it.
     glossary = passage(
         1,
-        "   proxy\n      An intermediary program which acts as both a server and a client "
-        "for the purpose of making requests on behalf of other clients.\n",
+        "A proxy is an intermediary program which acts as both a server and a client "
+        "for the purpose of making requests on behalf of other clients.",
     )
     other = passage(
         2,
         'A "transparent proxy" is a proxy that does not modify the request or response '
         "beyond what is required for proxy authentication and identification.",
     )
-    assert best("What is a proxy?", other, glossary).startswith("proxy An intermediary")
+    assert best("What is a proxy?", other, glossary).startswith("A proxy is an intermediary")

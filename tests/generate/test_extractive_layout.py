@@ -595,6 +595,9 @@ def test_a_glossary_term_on_its_own_line_labels_its_indented_definition() -> Non
         (Role.STATEMENT, "A"),
     ]
     assert units[3].title_index == 2 and units[3].first
+    # RFC 2616 writes some terms as pairs; a tab indents as well as spaces.
+    paired = "   upstream/downstream\n\t  Upstream and downstream describe the flow.\n"
+    assert [u.role for u in layout(paired)] == [Role.LABEL, Role.STATEMENT]
 
 
 @pytest.mark.parametrize(
@@ -620,6 +623,12 @@ def test_only_a_short_lower_case_line_over_a_deeper_indent_is_a_glossary_term(te
             stems("resources", "cloud", "provider", "pool"),
         ),
         ("Which kinds of devices are allowed?", stems("devices"), stems("devices", "allowed")),
+        # A kind word the rest names stays.
+        (
+            "Which types of content types must a server accept?",
+            stems("content", "types"),
+            stems("types", "content", "types", "must", "server", "accept"),
+        ),
     ],
 )
 def test_what_kind_of_x_asks_for_the_x(
@@ -639,12 +648,17 @@ def test_else_is_no_word_a_passage_repeats() -> None:
     ("question", "term"),
     [
         ("What does it mean for an HTTP response to be 'cacheable'?", "cacheable"),
-        ("what does it mean when a response is stale?", "stale"),
+        ("what does it mean to be a transparent proxy?", "transparent proxy"),
+        # What a status means when it comes back, not what "returned" means; a
+        # participle is no term.
+        ("what does it mean when status 410 is returned?", ""),
+        ("What does it mean for a system to be categorized as high impact?", ""),
     ],
 )
 def test_what_it_means_to_be_x_asks_for_x(question: str, term: str) -> None:
     q = parse_question(question)
-    assert q.kind is QuestionKind.DEFINITION and q.term == term
+    assert q.term == term
+    assert (q.kind is QuestionKind.DEFINITION) is bool(term)
 
 
 @pytest.mark.parametrize(
@@ -663,6 +677,11 @@ def test_what_it_means_to_be_x_asks_for_x(question: str, term: str) -> None:
             stems("sp", "800", "53"),
         ),
         ("When is a device placed in quarantine (QD)?", stems("qd")),
+        # The name runs on past the acronym.
+        (
+            "How does Transport Layer Security (TLS) 1.3 work?",
+            stems("transport", "layer", "security", "1", "3"),
+        ),
     ],
 )
 def test_an_acronym_spelling_the_words_before_it_is_not_the_name(

@@ -33,12 +33,13 @@ _CODE_ASKED = re.compile(
 # "401" and "the API returns 401."; not "$250", "13.1.5" or "2.0".
 _CODE = re.compile(r"(?<![\w.$£€-])[1-5]\d\d(?!\w|[.-]\d)")
 # "Which SP 800-53 control covers BYOD?", "which Cybersecurity Framework subcategory
-# ...?": a catalogue's entry, named by its identifier. Not "which set of sp 800-53
-# controls" (a baseline) nor "control over" (what a consumer controls).
+# ...?", "which control number ...?": a catalogue's entry, named by its identifier. The
+# catalogue must be named: "What security controls are recommended?" asks for
+# controls in words, and "which set of controls ..." for a baseline.
 _CONTROL_ASKED = re.compile(
-    r"\b(?:which|what)\s+(?:[\w.-]+\s+){0,3}?(?:controls?|subcategor(?:y|ies)|enhancements?)"
-    r"(?:\s+(?:number|id|identifier)s?)?\s+(?!over\b)(?:is|are|does|do|covers?|corresponds?|"
-    r"maps?|deals?|addresses|applies|should|must|would|relates?|handles?)\b",
+    r"\b(?:which|what)\s+(?:(?:nist\s+)?(?:sp\s+)?800-53\s+(?:security\s+)?controls?"
+    r"|(?:(?:nist\s+)?(?:cybersecurity\s+framework|csf)\s+)?subcategor(?:y|ies)"
+    r"|(?:[\w.-]+\s+){0,3}?controls?\s+(?:number|id|identifier)s?)\b",
     re.I,
 )
 # "AC-20", "CP-9", "PR.AC-3", "AC-2 (1)": a control catalogue's identifiers.
@@ -94,7 +95,7 @@ def asked_type(question: Question) -> str | None:
         if pattern.search(question.text) is not None:
             if name == "code" and _CODE.search(question.text):
                 return None
-            if name == "control" and _CONTROL.search(question.text):
+            if name == "control" and _CONTROL.search(question.text.upper()):
                 return None
             return name
     return None
@@ -118,10 +119,11 @@ def quoted_phrases(question: Question) -> tuple[tuple[str, ...], ...]:
 
 
 def names_quoted(text: str, phrases: tuple[tuple[str, ...], ...]) -> bool:
-    """True when ``text`` holds every one of ``phrases``, each word after word (its case,
-    hyphens and quotes as it likes)."""
+    """True when ``text`` holds one of ``phrases`` word after word (its case, hyphens and
+    quotes as it likes): "the difference between 'fresh' and 'stale'" is answered by a
+    sentence defining either."""
     stems = content_stems(text)
-    return all(
+    return any(
         any(tuple(stems[i : i + len(p)]) == p for i in range(len(stems) - len(p) + 1))
         for p in phrases
     )

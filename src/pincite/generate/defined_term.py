@@ -63,11 +63,11 @@ _DEFINITION = [
         re.I,
     ),
     re.compile(rf"^(?:define|explain)\s+{ARTICLE}(?P<x>.+?){END}", re.I),
-    # "What does it mean for a response to be 'cacheable'?", "what does it mean when a
-    # response is stale?": what being it means.
+    # "What does it mean for a response to be 'cacheable'?": what being it means. Not
+    # "what does it mean when status 410 is returned?" (what the status means).
     re.compile(
-        r"^what\s+does\s+it\s+mean\s+(?:for\s+[^?]+?\s+to\s+be|to\s+be|"
-        rf"(?:when|if)\s+[^?]+?\s+(?:is|are|becomes?))\s+{ARTICLE}(?P<x>[^?]+?){END}",
+        rf"^what\s+does\s+it\s+mean\s+(?:for\s+[^?]+?\s+)?to\s+be\s+{ARTICLE}"
+        rf"(?P<x>(?!(?:\w+ed|present|sent|done|made|seen)\b)[^?]+?){END}",
         re.I,
     ),
     re.compile(rf"^(?:what\s+is\s+)?the\s+(?:meaning|definition)\s+of\s+(?P<x>.+?){END}", re.I),

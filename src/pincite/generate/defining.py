@@ -216,10 +216,11 @@ def _opens_with_term(
     # another term holding it ('A "transparent proxy" is a proxy ...' for "What is a
     # proxy?").
     quoted = QUOTED.search(head[: verb.start()])
+    term = set(content_stems(quoted[1])) if quoted is not None else set()
     whole = (
-        quoted is not None
-        and pool.match(question.focus, set(content_stems(quoted[1]))) >= m
-        and not set(content_stems(quoted[1])) - set(question.focus) - STOPWORD_STEMS
+        bool(term)
+        and pool.match(question.focus, term) >= m
+        and not term - set(question.focus) - STOPWORD_STEMS
     )
     # "SECURITY CATEGORY: The characterization ...": a glossary's label, the term alone.
     label = verb.group().strip() == ":" and not extra

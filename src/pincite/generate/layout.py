@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from pincite.generate.faq import stands_alone
+from pincite.generate.glossary import glossary_terms
 from pincite.generate.rows import is_table_rule, table_lines, table_rows
 from pincite.generate.wording import (
     FIELD,
@@ -144,7 +145,7 @@ def layout(text: str, title: str = "") -> list[Unit]:
     ``title`` is the document's: a line that repeats it is a running header.
     """
     rows = table_lines(text)
-    spans, terms = _glossary_terms(text, _whole_md_headings(text, sentence_spans(text)))
+    spans, terms = glossary_terms(text, _whole_md_headings(text, sentence_spans(text)))
     spans = table_rows(text, spans, rows)
     # A glossary's term labels its definition as "Rapid elasticity." does the
     # sentence after it: the claim quotes the term with it.
@@ -223,40 +224,6 @@ def _steps(text: str, spans: list[tuple[int, int]], roles: list[Role]) -> None:
         follows = roles[i] is Role.ITEM and _opens_line(text, spans[i + 1][0]) and same
         if roles[i + 1] is Role.ITEM or follows or (alone and _opens_line(text, spans[i][0])):
             roles[i] = roles[i + 1] = Role.ITEM
-
-
-# "   cacheable\n      A response is cacheable if ...": a glossary's term alone on its
-# line, lower case, over its definition indented deeper (RFC 2616's section 1.3).
-_GLOSSARY_TERM = re.compile(r"[a-z][a-z-]*(?: [a-z][a-z-]*){0,3}")
-
-
-def _glossary_terms(
-    text: str, spans: list[tuple[int, int]]
-) -> tuple[list[tuple[int, int]], set[int]]:
-    """``spans`` with a glossary's term line split from the definition under it (the
-    sentence splitter reads the two as one sentence), and where the terms start."""
-    out: list[tuple[int, int]] = []
-    terms: set[int] = set()
-    for s, e in spans:
-        line_end = text.find("\n", s, e)
-        if line_end == -1 or not (_opens_line(text, s) or not text[:s].strip(" \t")):
-            out.append((s, e))
-            continue
-        term = text[s:line_end].rstrip()
-        rest = (
-            line_end + 1 + (len(text[line_end + 1 : e]) - len(text[line_end + 1 : e].lstrip(" ")))
-        )
-        column = _column(text, s)
-        if (
-            _GLOSSARY_TERM.fullmatch(term)
-            and text[rest : rest + 1].isupper()
-            and _column(text, rest) >= column + 2
-        ):
-            out.extend(((s, s + len(term)), (rest, e)))
-            terms.add(s)
-        else:
-            out.append((s, e))
-    return out, terms
 
 
 def _whole_md_headings(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:

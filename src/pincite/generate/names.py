@@ -50,11 +50,9 @@ def name_runs(q: str, skip: frozenset[str] = frozenset()) -> list[list[str]]:
     raw = q.split()[1:]
     for i, w in enumerate(w.strip("?.!,;:()\"'") for w in raw):
         if raw[i].startswith("(") and _abbreviates(w, raw[:i]):
-            # "an information system's security category (SC)": the words before it are
-            # the name, and they are no name tokens.
-            if run:
-                runs.append(run)
-                run = []
+            # "a system's security category (SC)": the acronym restates the words before
+            # it, which are the name when they are name tokens ("Transport Layer Security
+            # (TLS) 1.3"); alone, "SC" would name a heading of its own.
             continue
         # "RFC 2616's rules": a possessive ends the numbered name it closes; "Kestrelbay's"
         # names an owner, no document, and stays out as before.

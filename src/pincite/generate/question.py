@@ -353,9 +353,11 @@ def _parse(q: str) -> Question:
             x = m.group("x")
             kinds = _KINDS_OF.match(x)
             if kinds is not None and content_stems(x[kinds.end() :]):
-                # "What sort of resources are pooled?" asks for the resources.
+                # "What sort of resources are pooled?" asks for the resources; a kind word
+                # the rest names stays ("which types of content types ...?").
                 x = x[kinds.end() :]
-                stems = tuple(s for s in stems if s not in _KIND_WORDS)
+                framing = set(content_stems(kinds.group())) - set(content_stems(x))
+                stems = tuple(s for s in stems if s not in framing)
             return Question(q, QuestionKind.LIST, tuple(content_stems(x)), stems, head=_head(x))
     term = defined_term(q)
     if term is not None:

@@ -221,10 +221,15 @@ def candidates(
     asked = {w.casefold() for w in _WORD.findall(question.text)}
     scope_asked = asks_scope(question)
     joined = joined_pairs(question.text)
-    # A code, examples, uses or a difference asked for are a type of answer, as a date
-    # or an amount is.
+    # A code, a control, examples, uses or a difference asked for are a type of answer,
+    # as a date or an amount is.
     typed = question.expects is not None or asked_type(question) is not None
+    # A phrase the question quotes, when some sentence names it: scare quotes, or a
+    # message no passage repeats, mark no candidate down (the refusal threshold would
+    # read that as weaker evidence).
     quoted = quoted_phrases(question)
+    if quoted and not any(names_quoted(t, quoted) for t in texts):
+        quoted = ()
     elsewhere = not asks_where(question.text)
     result = []
     for j, ((pieces, _, title, definition, role), text) in enumerate(
@@ -262,7 +267,8 @@ def candidates(
             score += scoring.definition_bonus * scoring.count_share
         if typed and not cue:
             score -= scoring.type_penalty
-        if quoted and not names_quoted(text, quoted):
+        if quoted and not definition and not names_quoted(text, quoted):
+            # A heading or label naming the phrase says it for the sentence under it.
             score -= scoring.type_penalty
         if speaks_as_authors(question, text):
             score += scoring.authors_bonus
