@@ -228,8 +228,8 @@ def candidates(
     # message no passage repeats, mark no candidate down (the refusal threshold would
     # read that as weaker evidence).
     quoted = quoted_phrases(question)
-    if quoted and not any(names_quoted(t, quoted) for t in texts):
-        quoted = ()
+    naming = [names_quoted(t, quoted) for t in texts] if quoted else []
+    quoted = quoted if any(naming) else ()
     elsewhere = not asks_where(question.text)
     result = []
     for j, ((pieces, _, title, definition, role), text) in enumerate(
@@ -267,7 +267,7 @@ def candidates(
             score += scoring.definition_bonus * scoring.count_share
         if typed and not cue:
             score -= scoring.type_penalty
-        if quoted and not definition and not names_quoted(text, quoted):
+        if quoted and not definition and not naming[j]:
             # A heading or label naming the phrase says it for the sentence under it.
             score -= scoring.type_penalty
         if speaks_as_authors(question, text):
