@@ -8,7 +8,7 @@ from __future__ import annotations
 from extractive_helpers import assert_pinned, generate, passage
 
 from pincite.generate.cues import kind_cue
-from pincite.generate.question import parse_question
+from pincite.generate.question import QuestionKind, parse_question
 from pincite.generate.scope import asks_scope, describes_itself
 from pincite.generate.tables import names_row
 from pincite.generate.words import content_stems
@@ -486,3 +486,20 @@ def test_a_sentence_pointing_back_with_its_is_quoted_with_the_one_it_points_to()
     theirs = passage(3, "The NDA is reviewed by Legal. Their access logs are kept for 90 days.\n")
     texts = [c.text for c in generate("How long are access logs kept?", theirs).claims]
     assert texts[0].startswith("Their access logs")
+
+
+def test_which_names_a_versioned_protocol_s_items_as_a_list() -> None:
+    # "http/1.1" is one word of the noun phrase: the question asks for the headers.
+    q = parse_question("which http/1.1 headers are hop-by-hop, i.e. not forwarded by proxies?")
+    assert q.kind is QuestionKind.LIST
+    assert q.head == "header"
+    hop = passage(
+        1,
+        "13.5.1 End-to-end and Hop-by-hop Headers\n\n"
+        "   The following HTTP/1.1 headers are hop-by-hop headers:\n\n"
+        "      - Connection\n      - Keep-Alive\n      - TE\n      - Upgrade\n\n"
+        "   All other headers defined by HTTP/1.1 are end-to-end headers.\n",
+    )
+    generation = generate(q.text, hop)
+    assert [c.text for c in generation.claims] == ["Connection", "Keep-Alive", "TE", "Upgrade"]
+    assert_pinned(generation, [hop])

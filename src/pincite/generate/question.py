@@ -83,7 +83,7 @@ _LIST = [
         re.I,
     ),
     re.compile(
-        r"^which\s+(?P<x>(?:\w+[\s-]){0,3}?\w+?)\s+(?:does|do|did|are|is|can|should|must|may|"
+        r"^which\s+(?P<x>(?:\w[\w./]*[\s-]){0,3}?\w+?)\s+(?:does|do|did|are|is|can|should|must|may|"
         r"will|has|have)\b.*" + END,
         re.I,
     ),
