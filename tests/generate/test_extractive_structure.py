@@ -1231,3 +1231,23 @@ def test_a_sentence_ending_in_a_link_answers_where_to_go() -> None:
     g = generate("Where do I submit an expense claim?", page)
     assert g.claims[0].text.endswith("finance portal: https://finance.example.com/claims")
     assert_pinned(g, [page])
+
+
+def test_what_a_term_includes_defines_it_too() -> None:
+    # A legal definition states what the term covers after its first sentence.
+    glossary = passage(
+        1,
+        "APPENDIX A TERMS AND DEFINITIONS\n\n"
+        "INFORMATION TECHNOLOGY: Any equipment or interconnected system or subsystem of "
+        "equipment that is used in the automatic acquisition or storage of data by the "
+        "executive agency. For purposes of the preceding sentence, equipment is used by an "
+        "executive agency if the equipment is used by the executive agency directly. The term "
+        "information technology includes computers, ancillary equipment, software, firmware "
+        "and similar procedures.\n",
+    )
+    claim = best(
+        "Does software or firmware count as 'information technology' under the definition, "
+        "or is it just hardware?",
+        glossary,
+    )
+    assert claim.startswith("The term information technology includes computers")

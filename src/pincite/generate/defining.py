@@ -30,7 +30,7 @@ __all__ = ["about", "defines"]
 
 _DEFINING = re.compile(
     r"\b(?:is|are|means?|refers?\s+to|denotes?|is\s+defined\s+as|consists?\s+of|acts?\s+as|"
-    r"serves?\s+as|involves?|entails?)\b|:\s|\s[—–]\s",
+    r"serves?\s+as|involves?|entails?|includes?)\b|:\s|\s[—–]\s",
     re.I,
 )
 # "VPN clients can be configured to be thin, which means that the client uses ...".
