@@ -182,6 +182,8 @@ _ASKING = re.compile(
     r"|\b(?:counts?|qualif(?:y|ies))(?=\s+as\b(?!\s+(?:of|at)\b))"
     r"|\b(?:can|could|would)\s+you\s+(?:please\s+)?tell\s+me\b"
     r"|\bi\s+(?:want|would\s+like|need)\s+to\s+know\b|\bi\s+wonder\b"
+    # "What does NIST say to do ...?": the document is the one saying, in its own words.
+    r"|\bsay\b"
     r"|" + _STEPS_WORDS,
     re.I,
 )
