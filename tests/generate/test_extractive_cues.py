@@ -840,6 +840,21 @@ def test_a_question_asking_for_a_type_of_answer_wants_a_sentence_giving_it(
             # "different forms" states no difference.
             "A patch release uses different forms of versioning.",
         ),
+        # SP 800-46 section 2.2.2: two things set side by side state their difference.
+        (
+            "How does the interface an SSL portal VPN gives differ from terminal server access?",
+            "difference",
+            "Terminal server access presents a virtual desktop, while SSL portal VPNs present "
+            "each application through a web page.",
+            # "while" of time states none.
+            "The portal keeps the session open while the teleworker is connected.",
+        ),
+        (
+            "how do thin and thick clients differ in security risk?",
+            "difference",
+            "Thin clients are generally more flexible and efficient than thick clients.",
+            "Thin clients run in a web browser.",
+        ),
     ],
 )
 def test_what_gives_a_type_of_answer(question: str, kind: str, gives: str, lacks: str) -> None:

@@ -68,11 +68,13 @@ _DIFFERENCE_ASKED = re.compile(
     r"\bhow\s+(?:does|do|is|are)\s+[^?]+?\s+differ\b",
     re.I,
 )
-# "There is an important difference between tunnels and portals", "unlike a tunnel";
-# not any "different" ("uses different forms").
+# "There is an important difference between tunnels and portals", "unlike a tunnel",
+# "terminal servers present a desktop, while portals present a web page", "thin clients
+# are more flexible than thick clients"; not any "different" ("uses different forms").
 _DIFFERENCE_GIVEN = re.compile(
     r"\bdiffer(?:s|ed)?\b|\bdifferences?\b|\bdifferent(?:ly)?\s+(?:from|than|to)\b|\bunlike\b|"
-    r"\bwhereas\b|\bin\s+contrast\b|\bdistinguish\w*|\bdistinct\s+from\b",
+    r"\bwhereas\b|\bin\s+contrast\b|\bdistinguish\w*|\bdistinct\s+from\b|,\s+while\b|"
+    r"\b(?:more|less|fewer|greater|better|worse)\s+(?:[\w-]+\s+){1,4}?than\b",
     re.I,
 )
 _ASKED = (
