@@ -849,6 +849,20 @@ def test_a_question_asking_for_a_type_of_answer_wants_a_sentence_giving_it(
             # "while" of time states none.
             "The portal keeps the session open while the teleworker is connected.",
         ),
+        # SP 800-46 section 3.3.1: what a safeguard is for is its aim.
+        (
+            "In remote access, what is mutual authentication supposed to achieve?",
+            "purpose",
+            "Organizations should implement mutual authentication, so that a remote access "
+            "user can verify the legitimacy of a remote access server.",
+            "Mutual authentication is used by many remote access solutions.",
+        ),
+        (
+            "What is the purpose of the Via header?",
+            "purpose",
+            "The Via header field is used to track message forwards and to avoid request loops.",
+            "The Via header field is a list of received protocols.",
+        ),
         (
             "how do thin and thick clients differ in security risk?",
             "difference",

@@ -104,6 +104,7 @@ ACCOUNTS = (
         ("We're expecting twins - do I get double the leave?", "get"),
         ("How many days of annual leave do we get?", "get"),
         ("How does NIST say to handle measures IT cannot enforce?", "say"),
+        ("What is mutual authentication supposed to achieve?", "achiev"),
     ],
 )
 def test_framing_words_are_not_among_the_question_s_words(question: str, framing: str) -> None:

@@ -1,4 +1,5 @@
-"""Answers of a type the question names: a code, a control, examples, uses, a difference.
+"""Answers of a type the question names: a code, a control, examples, uses, a difference,
+a purpose.
 
 "Which warning code must a proxy add?" is answered by a sentence naming a
 code, "Which SP 800-53 control covers backups?" by one naming a control
@@ -77,20 +78,39 @@ _DIFFERENCE_GIVEN = re.compile(
     r"\b(?:more|less|fewer|greater|better|worse)\s+(?:[\w-]+\s+){1,4}?than\b",
     re.I,
 )
+# "What is mutual authentication supposed to achieve?", "the purpose of X": what it
+# is for, stated as an aim ("so that a user can verify ...", "to prevent ...").
+_PURPOSE_ASKED = re.compile(
+    r"\b(?:supposed|meant|intended|designed)\s+to\s+(?:achieve|accomplish|provide)\b|"
+    r"\b(?:the|its|their)\s+(?:purpose|aim|goal)\s+of\b",
+    re.I,
+)
+_PURPOSE_GIVEN = re.compile(
+    r"\bso\s+(?:that|as\s+to)\b|\bin\s+order\s+(?:to|that)\b|\bpurpose\b|"
+    r"\b(?:intended|designed|meant)\s+to\b|\bto\s+(?:ensure|prevent|avoid|allow|protect|"
+    r"verify|enable|reduce|stop|detect)\b",
+    re.I,
+)
 _ASKED = (
     ("code", _CODE_ASKED),
     ("control", _CONTROL_ASKED),
     ("uses", _USES_ASKED),
     ("difference", _DIFFERENCE_ASKED),
     ("examples", _EXAMPLES_ASKED),
+    ("purpose", _PURPOSE_ASKED),
 )
-_GIVEN = {"uses": _USE_GIVEN, "difference": _DIFFERENCE_GIVEN, "examples": _EXAMPLES_GIVEN}
+_GIVEN = {
+    "uses": _USE_GIVEN,
+    "difference": _DIFFERENCE_GIVEN,
+    "examples": _EXAMPLES_GIVEN,
+    "purpose": _PURPOSE_GIVEN,
+}
 
 
 def asked_type(question: Question) -> str | None:
-    """ "code", "control", "uses", "difference" or "examples" when the question asks for
-    one; None for a yes/no question and for a code or control question that names its
-    own ("404 or 410?": the codes are what it is about)."""
+    """ "code", "control", "uses", "difference", "examples" or "purpose" when the question
+    asks for one; None for a yes/no question and for a code or control question that
+    names its own ("404 or 410?": the codes are what it is about)."""
     if question.whether:
         return None
     for name, pattern in _ASKED:

@@ -184,6 +184,8 @@ _ASKING = re.compile(
     r"|\bi\s+(?:want|would\s+like|need)\s+to\s+know\b|\bi\s+wonder\b"
     # "What does NIST say to do ...?": the document is the one saying, in its own words.
     r"|\bsay\b"
+    # "What is X supposed to achieve?": its aim, in whatever words the aim is stated.
+    r"|\b(?:supposed|meant|intended|designed)\s+to\s+(?:achieve|accomplish)\b"
     r"|" + _STEPS_WORDS,
     re.I,
 )
