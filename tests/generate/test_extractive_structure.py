@@ -287,6 +287,21 @@ def test_a_footnote_is_quoted_without_its_number() -> None:
     assert_pinned(g, [p])
 
 
+def test_a_footnote_that_answers_the_question_is_not_set_back() -> None:
+    # SP 800-46 section 5.1.3: the reason is given only in the footnote.
+    phones = passage(
+        1,
+        "Digital cell phones should be acceptable for typical telework.39 Teleworkers "
+        "discussing sensitive information over cell phones should avoid VoIP services unless "
+        "encryption is used to protect them.\n"
+        "39 Analog cell phone communications can be intercepted by individuals with scanning "
+        "equipment, so their use should be avoided when discussing sensitive information.\n",
+    )
+    question = "Why should analog cell phones be avoided when discussing sensitive info?"
+    answer = best(question, phones)
+    assert answer.startswith("Analog cell phone communications can be intercepted")
+
+
 def test_the_sixth_passage_is_read() -> None:
     filler = [
         passage(n, f"Topic {n} covers unrelated matters of scheduling and budgeting.")
