@@ -1266,3 +1266,18 @@ def test_what_a_term_includes_defines_it_too() -> None:
         glossary,
     )
     assert claim.startswith("The term information technology includes computers")
+
+
+def test_a_term_no_passage_names_is_defined_by_no_sentence() -> None:
+    # SP 800-145 never says "broker": what it says of clouds is no definition of one.
+    cloud = passage(
+        1,
+        "2. The NIST Definition of Cloud Computing\n\n"
+        "Cloud computing is a model for enabling on-demand network access to a shared pool "
+        "of configurable computing resources. The cloud provider manages the infrastructure.",
+    )
+    generator = ExtractiveGenerator(config=ExtractiveConfig(threshold_lexical=0.15))
+    broker = generator.generate("How does the NIST definition define a cloud broker?", [cloud])
+    assert not broker.sufficient_context
+    provider = generator.generate("How does the NIST definition define a cloud provider?", [cloud])
+    assert provider.claims[0].text == "The cloud provider manages the infrastructure."

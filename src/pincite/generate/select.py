@@ -234,6 +234,11 @@ def candidates(
     naming = [names_quoted(t, quoted) for t in texts] if quoted else []
     quoted = quoted if any(naming) else ()
     elsewhere = not asks_where(question.text)
+    # "How does SP 800-145 define a cloud broker?" when no passage says "broker": no
+    # sentence can define the term, only one spelling it some other way.
+    unnamed_term = question.kind is QuestionKind.DEFINITION and bool(
+        set(question.focus) - pool.present
+    )
     result = []
     for j, ((pieces, _, title, definition, role), text) in enumerate(
         zip(drafts, texts, strict=True)
@@ -272,6 +277,8 @@ def candidates(
             score -= scoring.type_penalty
         if quoted and not definition and not naming[j]:
             # A heading or label naming the phrase says it for the sentence under it.
+            score -= scoring.type_penalty
+        if unnamed_term and not set(question.focus) <= own:
             score -= scoring.type_penalty
         if speaks_as_authors(question, text):
             score += scoring.authors_bonus
