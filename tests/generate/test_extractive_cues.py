@@ -16,7 +16,7 @@ from pincite.generate.cues import counts_asked, kind_cue, speaks_as_authors, sta
 from pincite.generate.extractive import ExtractiveConfig, ExtractiveGenerator
 from pincite.generate.names import documents_named
 from pincite.generate.question import QuestionKind, parse_question
-from pincite.generate.select import Scoring
+from pincite.generate.scoring import Scoring
 from pincite.generate.words import compounds, content_stems, joined_pairs, stem
 
 
@@ -896,6 +896,11 @@ def test_what_gives_a_type_of_answer(question: str, kind: str, gives: str, lacks
         "In IaaS, what does the consumer have control over?",
         "Which SP 800-53 control does AC-20 extend?",
         "Which SP 800-53 control does ac-20 extend?",
+        # A document's purpose is its scope sentence's; a purpose asked of someone or
+        # of a time is no aim asked for.
+        "What is the purpose of this policy?",
+        "Who determines the purpose of processing personal data?",
+        "When must the purpose of a data transfer be documented?",
     ],
 )
 def test_questions_asking_for_no_type_of_answer(question: str) -> None:

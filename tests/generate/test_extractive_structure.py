@@ -18,7 +18,7 @@ from pincite.generate.cues import kind_cue
 from pincite.generate.extractive import ExtractiveConfig, ExtractiveGenerator
 from pincite.generate.names import without_numbered_names
 from pincite.generate.question import QuestionKind, parse_question
-from pincite.generate.select import Scoring
+from pincite.generate.scoring import Scoring
 from pincite.generate.words import stem
 
 
@@ -1281,3 +1281,32 @@ def test_a_term_no_passage_names_is_defined_by_no_sentence() -> None:
     assert not broker.sufficient_context
     provider = generator.generate("How does the NIST definition define a cloud provider?", [cloud])
     assert provider.claims[0].text == "The cloud provider manages the infrastructure."
+
+
+def test_only_the_term_s_own_words_must_be_named() -> None:
+    # Neither "broker" nor "exactly" is in the passage; one of two terms is.
+    brokers = passage(
+        1,
+        "A cloud broker is an entity that manages the use and delivery of cloud services. "
+        "An intermediary is a proxy, gateway or tunnel.",
+    )
+    generator = ExtractiveGenerator(config=ExtractiveConfig(threshold_lexical=0.3))
+    both = generator.generate("What do cloud broker and cloud carrier mean?", [brokers])
+    assert both.claims[0].text.startswith("A cloud broker is an entity")
+    exactly = generator.generate("What is an intermediary, exactly?", [brokers])
+    assert exactly.claims[0].text == "An intermediary is a proxy, gateway or tunnel."
+
+
+def test_what_a_thing_includes_does_not_define_it() -> None:
+    contract = passage(
+        1,
+        "The contract includes an annex on pricing. The contract is the agreement between "
+        "the customer and the vendor.",
+    )
+    assert best("What is the contract?", contract).startswith("The contract is the agreement")
+    vpn = passage(
+        1,
+        "A virtual private network is a secure tunnel across a public network. Some VPN "
+        "products include a firewall.",
+    )
+    assert best("What is a VPN?", vpn).startswith("A virtual private network is")

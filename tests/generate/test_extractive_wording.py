@@ -151,6 +151,11 @@ def test_what_a_document_says_is_asked_in_the_document_s_own_words() -> None:
     assert generation.claims[0].text.startswith("For example, any remote access system")
 
 
+def test_saying_that_is_asked_stays_a_question_word() -> None:
+    assert "say" in parse_question("What do I say to a customer who complains?").stems
+    assert "exact" not in parse_question("What is an intermediary, exactly?").stems
+
+
 def test_get_outside_the_asking_stays_a_question_word() -> None:
     assert "get" in parse_question("Which requests does a GET cache?").stems
 

@@ -5,9 +5,11 @@ a purpose.
 code, "Which SP 800-53 control covers backups?" by one naming a control
 ("CP-9"), "What are examples of passive assessments?" by one giving examples,
 "What are gateways typically used for?" by one stating a use, "What
-distinguishes a portal from a tunnel?" by one stating a difference. A
+distinguishes a portal from a tunnel?" by one stating a difference, "What is
+mutual authentication supposed to achieve?" by one stating an aim ("so that
+a user can verify ..."). A
 sentence without what is asked for is marked down as one without the date a
-"when" question asks for is (``select.Scoring.type_penalty``). A yes/no
+"when" question asks for is (``scoring.Scoring.type_penalty``). A yes/no
 question keeps its own cue, a permission, a duty or a denial: "Are the
 examples in this policy binding?" asks for no examples. A phrase the question
 quotes is named by the sentence that answers it (``quoted_phrases``).
@@ -17,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from pincite.generate.defined_term import HABITUALLY, QUOTED
+from pincite.generate.defined_term import AIM_ASKED, HABITUALLY, QUOTED
 from pincite.generate.question import Question
 from pincite.generate.words import content_stems
 
@@ -80,15 +82,25 @@ _DIFFERENCE_GIVEN = re.compile(
 )
 # "What is mutual authentication supposed to achieve?", "the purpose of X": what it
 # is for, stated as an aim ("so that a user can verify ...", "to prevent ...").
+# Asked as the question itself, not of a person or a time ("Who determines the
+# purpose of processing?", "When must the purpose be documented?").
 _PURPOSE_ASKED = re.compile(
-    r"\b(?:supposed|meant|intended|designed)\s+to\s+(?:achieve|accomplish|provide)\b|"
-    r"\b(?:the|its|their)\s+(?:purpose|aim|goal)\s+of\b",
+    rf"\b{AIM_ASKED.pattern}|"
+    r"^what\s+(?:is|was|are|were)\s+(?:the|its|their)\s+(?:purposes?|aims?|goals?)\s+of\b",
+    re.I,
+)
+# A document's own purpose is stated by its scope sentence ("This policy sets out ..."),
+# which ``scope`` keeps whole.
+_OF_DOCUMENT = re.compile(
+    r"\b(?:purposes?|aims?|goals?)\s+of\s+(?:this|the|our|that)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:contract|agreement|policy|handbook|manual|guide|guidelines|standard|document|"
+    r"documentation|publication|paper|report|specification|spec|rfc|section|appendix)\b",
     re.I,
 )
 _PURPOSE_GIVEN = re.compile(
     r"\bso\s+(?:that|as\s+to)\b|\bin\s+order\s+(?:to|that)\b|\bpurpose\b|"
-    r"\b(?:intended|designed|meant)\s+to\b|\bto\s+(?:ensure|prevent|avoid|allow|protect|"
-    r"verify|enable|reduce|stop|detect)\b",
+    r"\b(?:intended|designed|meant|used)\s+(?:to|for)\b|\bto\s+(?:ensure|prevent|avoid|"
+    r"allow|protect|verify|enable|reduce|stop|detect)\b",
     re.I,
 )
 _ASKED = (
@@ -119,6 +131,8 @@ def asked_type(question: Question) -> str | None:
                 return None
             if name == "control" and _CONTROL.search(question.text.upper()):
                 return None
+            if name == "purpose" and _OF_DOCUMENT.search(question.text):
+                return None  # "What is the purpose of this policy?": its scope sentence
             return name
     return None
 

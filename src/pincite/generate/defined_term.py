@@ -43,6 +43,10 @@ TOPIC_ASK = re.compile(
 )
 HABITUALLY = r"typically|usually|commonly|often|generally|mostly|normally|mainly|primarily"
 # "What are gateways typically used for?" asks for their uses, not what they are.
+# "What is mutual authentication supposed to achieve?": its aim, not its meaning.
+AIM_ASKED = re.compile(
+    r"(?:supposed|meant|intended|designed)\s+to\s+(?:achieve|accomplish|provide)\b", re.I
+)
 _USES = re.compile(rf"^what\s+(?:is|are)\s+.+?\s+(?:{HABITUALLY})\s+used\s+for\b", re.I)
 # Definitions: the whole question is "what is X" / "what does X mean" with a
 # short X, so "what is the maximum length of a URI" (a limit) is not one.
@@ -147,7 +151,7 @@ _VALUE_WORDS = frozenset(
 
 def defined_term(q: str) -> str | None:
     """The term ``q`` asks the meaning of, or ``None`` when it asks for no term."""
-    if _USES.match(q):
+    if _USES.match(q) or AIM_ASKED.search(q):
         return None
     for pattern in _DEFINITION:
         m = pattern.match(q)

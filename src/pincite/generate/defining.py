@@ -24,15 +24,19 @@ from pincite.generate.question import NAMING_KINDS, Question, QuestionKind
 from pincite.generate.words import STOPWORD_STEMS, content_stems
 
 if TYPE_CHECKING:
-    from pincite.generate.select import Scoring
+    from pincite.generate.scoring import Scoring
 
 __all__ = ["about", "defines"]
 
 _DEFINING = re.compile(
     r"\b(?:is|are|means?|refers?\s+to|denotes?|is\s+defined\s+as|consists?\s+of|acts?\s+as|"
-    r"serves?\s+as|involves?|entails?|includes?)\b|:\s|\s[—–]\s",
+    r"serves?\s+as|involves?|entails?)\b|:\s|\s[—–]\s",
     re.I,
 )
+# "The term information technology includes computers, ... software, firmware": a
+# legal definition's statement of what its term covers. Not any "X includes" ("The
+# contract includes an annex on pricing" says what is in the contract, not what it is).
+_TERM_INCLUDES = re.compile(r"^\s*the\s+terms?\s+(?P<term>.{1,80}?)\s+includes?\b", re.I)
 # "VPN clients can be configured to be thin, which means that the client uses ...".
 _WHICH_MEANS = re.compile(r",\s+which\s+means\b", re.I)
 # "These checks are sometimes called health, suitability, screening, or assessment
@@ -194,6 +198,10 @@ def _opens_with_term(
     called = _CALLED.match(head)
     if called is not None:
         m = pool.match(question.focus, set(content_stems(head[called.end() :])))
+        return (m, False) if m >= scoring.term_match else (0.0, False)
+    includes = _TERM_INCLUDES.match(head)
+    if includes is not None:
+        m = pool.match(question.focus, set(content_stems(includes["term"])))
         return (m, False) if m >= scoring.term_match else (0.0, False)
     means = _WHICH_MEANS.search(head)
     if means is not None:

@@ -82,6 +82,7 @@ _LIST = [
         r"which|defined|listed|described|used|does|do)\b.*)?" + END,
         re.I,
     ),
+    # "Which HTTP methods are safe?"; a word of the noun may be a version ("http/1.1").
     re.compile(
         r"^which\s+(?P<x>(?:\w[\w./]*[\s-]){0,3}?\w+?)\s+(?:does|do|did|are|is|can|should|must|may|"
         r"will|has|have)\b.*" + END,
@@ -159,7 +160,10 @@ _PERMISSION = re.compile(r"^(?:is|was)\s+it\s+(?:ok|okay|alright|fine)\s+(?:to|i
 _CONVERSATIONAL = frozenset(content_stems("ok okay let"))
 # Fillers of spoken questions ("what does a 504 actually mean", "what else must it
 # send?"): no passage repeats them.
-_PLEASE = frozenset(content_stems("please actually really else"))
+_PLEASE = frozenset(content_stems("please actually really exactly else"))
+# "What does NIST say to do ...?": the document is the one saying, in its own words;
+# not "What do I say to a customer who complains?", where the saying is asked.
+_SAYS = re.compile(r"\b((?:does|do|did)\s+(?!(?:i|we|you)\b)(?:[\w.'’-]+\s+){1,5}?)say\b", re.I)
 # How a question about a paper points at it ("in this work", "the authors", "do
 # they use", "is used"): the paper need not repeat it in the sentence that answers.
 _SELF_REFERENCE = re.compile(
@@ -182,8 +186,6 @@ _ASKING = re.compile(
     r"|\b(?:counts?|qualif(?:y|ies))(?=\s+as\b(?!\s+(?:of|at)\b))"
     r"|\b(?:can|could|would)\s+you\s+(?:please\s+)?tell\s+me\b"
     r"|\bi\s+(?:want|would\s+like|need)\s+to\s+know\b|\bi\s+wonder\b"
-    # "What does NIST say to do ...?": the document is the one saying, in its own words.
-    r"|\bsay\b"
     # "What is X supposed to achieve?": its aim, in whatever words the aim is stated.
     r"|\b(?:supposed|meant|intended|designed)\s+to\s+(?:achieve|accomplish)\b"
     r"|" + _STEPS_WORDS,
@@ -334,7 +336,7 @@ def _name_runs(q: str) -> list[list[str]]:
 
 def _parse(q: str) -> Question:
     asking = _TEMPLATE | _PLEASE | (_CONVERSATIONAL if _PERMISSION.match(q) else frozenset())
-    said = _ASKING.sub(" ", _SELF_REFERENCE.sub(" ", q))
+    said = _ASKING.sub(" ", _SELF_REFERENCE.sub(" ", _SAYS.sub(r"\1", q)))
     stems = tuple(s for s in content_stems(said) if s not in asking)
     yes_no = _YES_NO.match(q) is not None and _HOW_QUANTITY.search(q) is None
     runs = _name_runs(q)

@@ -37,78 +37,13 @@ from pincite.generate.pool import Piece, Pool, adjacent, ends_sentence, resumed
 from pincite.generate.question import Question, QuestionKind
 from pincite.generate.records import record_line
 from pincite.generate.scope import asks_scope, describes_itself
+from pincite.generate.scoring import Scoring
 from pincite.generate.tables import names_row, table_values
 from pincite.generate.words import compounds, content_stems, joined_pairs
 
 __all__ = ["Candidate", "Scoring", "candidates"]
 
 Embed = Callable[[list[str]], np.ndarray]
-
-
-@dataclass(frozen=True, slots=True)
-class Scoring:
-    # Base = coverage_weight · coverage + (1 - coverage_weight) · cosine. Equal
-    # weights until the fourth batch of documents questions (v4-, written blind)
-    # showed how little of a paraphrased question's wording the answering
-    # sentence repeats: on documents-dev (old and v4 halves together, each
-    # weight with its threshold re-picked by ``ExtractiveConfig``'s rule) 0.35
-    # and 0.4 cited the gold passage most often, 0.3 and 0.6 least.
-    coverage_weight: float = 0.4
-    novelty_weight: float = 0.3
-    novel_words: int = 8
-    # Question words found only in the title a sentence sits under count this much.
-    title_share: float = 0.5
-    # Added for the definition of the asked-about term (label, heading, "X is").
-    definition_bonus: float = 0.5
-    # Added for a sentence carrying what the question's kind asks for.
-    cue_bonus: float = 0.08
-    # Share of the definition bonus for a sentence that counts what a "how many X"
-    # question asks about ("There are seven categories of client devices"); set on
-    # documents-dev, where the bonus must lift that sentence over a longer one. Its
-    # cost, on SQuAD 2.0 (`pincite eval answers`): 3 more of 200 unanswerable
-    # questions answered, all adversarial rewordings around a count ("How many
-    # projects a month?" against "500 projects a year"); 0.3 costs 2 and still
-    # answers documents-dev's count question, by 0.01.
-    count_share: float = 0.5
-    # Added for a first-person sentence ("We use ...") when the question asks what
-    # the authors did. Chosen on qasper-tune among 0.05, 0.1, 0.15 and 0.25: 0.1
-    # and 0.15 gained alike (0.15 one more overlap), 0.25 answered more
-    # unanswerable questions; documents-dev did not move.
-    authors_bonus: float = 0.1
-    # Taken from a sentence that lacks the duration, date or amount a number
-    # question asks for ("How many seconds ...?" answered with no time at all).
-    type_penalty: float = 0.1
-    # Share of its score an aside keeps ("Note: ...") when a term's meaning is asked.
-    # A footnote keeps its whole score: on documents-dev a footnote's own sentence
-    # answers "why does the guide say to avoid analog cell phones?", and halving it
-    # (this factor's first use) lost three questions and gained none.
-    aside_factor: float = 0.5
-    # Share of its base a document's sentence about itself keeps ("This policy explains
-    # who may work remotely"), with no definition bonus, unless the question asks
-    # what the document is for.
-    self_description_factor: float = 0.5
-    # A title names the term when it holds this idf-weighted share of it.
-    term_match: float = 0.6
-    # Sentences a definition may run to after its first, within one paragraph.
-    definition_sentences: int = 2
-    # Shares of the definition bonus for a sentence that opens with the term
-    # ("X is ...") but sits under no title naming it, and for the first
-    # sentence under a heading naming the term that does not itself name it.
-    # A label naming the term, or a heading and the sentence's opening both
-    # naming it, get the whole bonus.
-    pattern_share: float = 0.8
-    heading_share: float = 0.7
-    # Items a lead-in's run may hold and still be one claim.
-    run_items: int = 5
-    # A title made only of question words must hold this idf-weighted share of them.
-    topic_share: float = 0.3
-    # Share of its score a candidate keeps when the question names a document
-    # ("In Revision 1, ...", "Does RFC 7230 ...") and it comes from another one.
-    other_document: float = 0.9
-    # Share of its score a sentence keeps that sends the reader elsewhere ("See
-    # Section 6 of [RFC7231] for information about ...", "For more information on
-    # malware, see NIST SP 800-83"), unless the question asks where to read more.
-    elsewhere_factor: float = 0.7
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +69,7 @@ _FOOTNOTE_NUMBER = re.compile(r"\d{1,2}\s+")
 # term, not what the term means.
 _ASIDE = re.compile(r"(?:Note|NOTE|Notes|Aside|Example|e\.g\.)\s*[:-]")
 _WORD = re.compile(r"\w+")
+_TWO_TERMS = re.compile(r"\b(?:and|or)\b|,")
 # An entry of a contract's definitions: '"Customer Data" means ...', '“Term” shall mean ...'.
 _NEXT_ENTRY = re.compile(
     r"[\"“‘'][^\"”’']{1,60}[\"”’']\s+(?:means|shall\s+mean|is\s+defined\s+as|refers\s+to)\b"
@@ -224,8 +160,8 @@ def candidates(
     asked = {w.casefold() for w in _WORD.findall(question.text)}
     scope_asked = asks_scope(question)
     joined = joined_pairs(question.text)
-    # A code, a control, examples, uses or a difference asked for are a type of answer,
-    # as a date or an amount is.
+    # A code, a control, examples, uses, a difference or a purpose asked for are a type
+    # of answer, as a date or an amount is.
     typed = question.expects is not None or asked_type(question) is not None
     # A phrase the question quotes, when some sentence names it: scare quotes, or a
     # message no passage repeats, mark no candidate down (the refusal threshold would
@@ -235,9 +171,13 @@ def candidates(
     quoted = quoted if any(naming) else ()
     elsewhere = not asks_where(question.text)
     # "How does SP 800-145 define a cloud broker?" when no passage says "broker": no
-    # sentence can define the term, only one spelling it some other way.
-    unnamed_term = question.kind is QuestionKind.DEFINITION and bool(
-        set(question.focus) - pool.present
+    # sentence can define the term, only one spelling it some other way. (Not two
+    # terms asked at once: "cloud broker and cloud carrier".)
+    term = set(question.focus) & set(question.stems)
+    unnamed_term = (
+        question.kind is QuestionKind.DEFINITION
+        and not _TWO_TERMS.search(question.term)
+        and bool(term - pool.present)
     )
     result = []
     for j, ((pieces, _, title, definition, role), text) in enumerate(
@@ -278,7 +218,7 @@ def candidates(
         if quoted and not definition and not naming[j]:
             # A heading or label naming the phrase says it for the sentence under it.
             score -= scoring.type_penalty
-        if unnamed_term and not set(question.focus) <= own:
+        if unnamed_term and not term <= own:
             score -= scoring.type_penalty
         if speaks_as_authors(question, text):
             score += scoring.authors_bonus
