@@ -19,6 +19,7 @@ from pincite.generate.expects import (
     QUANTITY_WORDS,
     expected_quantity,
 )
+from pincite.generate.framing import STEPS_WORDS, asked_stems, conversational_words
 from pincite.generate.names import digit_names, name_runs, named_thing, without_numbered_names
 from pincite.generate.scene import asks_its_meaning, scene_term
 from pincite.generate.words import content_stems
@@ -142,53 +143,11 @@ _CONDITION = re.compile(
 _REASON = re.compile(r"^(?:why|for\s+what\s+reason|what\s+is\s+the\s+reason)\b", re.I)
 # "What happens when ... Max-Forwards is 0?" asks for a consequence, not a number.
 _OUTCOME = re.compile(r"^what\s+happens\s+(?:if|when|after|once)\b", re.I)
-# "What are the steps to claim expenses?": a procedure, and "what are the steps"
-# is how it is asked, not what the steps' heading says ("Claiming expenses").
-_STEPS_WORDS = r"^what\s+are\s+the\s+(?:steps|stages)\s+(?=(?:to|for|in)\b)"
-_STEPS = re.compile(_STEPS_WORDS, re.I)
+# "What are the steps to claim expenses?": a procedure (``framing.STEPS_WORDS``).
+_STEPS = re.compile(STEPS_WORDS, re.I)
 _PROCEDURE = re.compile(
     r"^(?:how\s+(?:do|does|did|should|can|could|must|is|are|to)\b|what\s+steps|"
     r"what\s+(?:should|must)\b|what\s+is\s+the\s+(?:procedure|process)\b)",
-    re.I,
-)
-
-# The wording of a definition question, not its subject: a passage need not repeat it.
-_TEMPLATE = frozenset(content_stems("mean meaning meant define definition stand refer denote"))
-# How people ask ("Is it OK to let teleworkers use RDP?"), not what they ask about;
-# "OK" and "let" only in that wording ("When does a server send 200 OK?" is about OK).
-_PERMISSION = re.compile(r"^(?:is|was)\s+it\s+(?:ok|okay|alright|fine)\s+(?:to|if)\b", re.I)
-_CONVERSATIONAL = frozenset(content_stems("ok okay let"))
-# Fillers of spoken questions ("what does a 504 actually mean", "what else must it
-# send?"): no passage repeats them.
-_PLEASE = frozenset(content_stems("please actually really exactly else"))
-# "What does NIST say to do ...?": the document is the one saying, in its own words;
-# not "What do I say to a customer who complains?", where the saying is asked.
-_SAYS = re.compile(r"\b((?:does|do|did)\s+(?!(?:i|we|you)\b)(?:[\w.'’-]+\s+){1,5}?)say\b", re.I)
-# How a question about a paper points at it ("in this work", "the authors", "do
-# they use", "is used"): the paper need not repeat it in the sentence that answers.
-_SELF_REFERENCE = re.compile(
-    r"\b(?:in|of|by|from|for)\s+(?:this|the)\s+(?:paper|work|study|article)\b"
-    r"|\bthe\s+authors?\b|\b(?:do|does|did)\s+(?:they|it)\s+use\b|\b(?:is|are|was|were)\s+used\b",
-    re.I,
-)
-# How people frame what they ask, which no passage repeats: "What happens to a
-# leaver's account?" is answered by "Accounts of leavers are disabled ...", "Do I
-# need to change my password?" by "Passwords must be changed ...", "Do I get double
-# the leave for twins?" by "The entitlement is not multiplied for twins ..." (an
-# entitlement is written "receive", "is given", "applies"; not "How do I get a
-# refund?", where getting is what is asked). ("What happens
-# when/if ...?" keeps its words: ``asks_outcome`` reads it, and with every other
-# word found in two sentences, the one opening with the condition must still win.)
-_ASKING = re.compile(
-    r"\bwhat\s+(?:happens|happened|(?:will|would|should)\s+happen)(?=\s+to\b)|\bneeds?\s+to\b"
-    r"|(?<!\bhow\s)(?<!\bwhere\s)\b(?:do|did|can|may|will|would)\s+(?:i|we|they|employees|staff)"
-    r"\s+get\b"
-    r"|\b(?:counts?|qualif(?:y|ies))(?=\s+as\b(?!\s+(?:of|at)\b))"
-    r"|\b(?:can|could|would)\s+you\s+(?:please\s+)?tell\s+me\b"
-    r"|\bi\s+(?:want|would\s+like|need)\s+to\s+know\b|\bi\s+wonder\b"
-    # "What is X supposed to achieve?": its aim, in whatever words the aim is stated.
-    r"|\b(?:supposed|meant|intended|designed)\s+to\s+(?:achieve|accomplish)\b"
-    r"|" + _STEPS_WORDS,
     re.I,
 )
 
@@ -331,13 +290,11 @@ def parse_question(text: str) -> Question:
 
 
 def _name_runs(q: str) -> list[list[str]]:
-    return name_runs(q, _CONVERSATIONAL if _PERMISSION.match(q) else frozenset())
+    return name_runs(q, conversational_words(q))
 
 
 def _parse(q: str) -> Question:
-    asking = _TEMPLATE | _PLEASE | (_CONVERSATIONAL if _PERMISSION.match(q) else frozenset())
-    said = _ASKING.sub(" ", _SELF_REFERENCE.sub(" ", _SAYS.sub(r"\1", q)))
-    stems = tuple(s for s in content_stems(said) if s not in asking)
+    stems = asked_stems(q)
     yes_no = _YES_NO.match(q) is not None and _HOW_QUANTITY.search(q) is None
     runs = _name_runs(q)
     unnamed = without_numbered_names(_EMBEDDED_QUANTITY.sub(" ", q), runs)
