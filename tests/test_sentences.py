@@ -104,6 +104,27 @@ def test_headings_are_boundaries() -> None:
     ]
 
 
+def test_a_wrapped_line_of_capitalised_words_ending_a_sentence_is_no_heading() -> None:
+    # RFC 2616 14.34: the middle line is all capitalised words, but a sentence
+    # ends inside it, so the next line still continues the sentence it starts.
+    text = (
+        '   The HTTP access authentication process is described in "HTTP\n'
+        '   Authentication: Basic and Digest Access Authentication" [43] . Unlike\n'
+        "   Authorization, the Proxy-Authorization header field applies only to\n"
+        "   the next outbound proxy.\n"
+        "   Section Three\n"
+        "   The next part."
+    )
+    assert [" ".join(s.split()) for s in sentences(text)] == [
+        'The HTTP access authentication process is described in "HTTP Authentication: Basic'
+        ' and Digest Access Authentication" [43] .',
+        "Unlike Authorization, the Proxy-Authorization header field applies only to the next"
+        " outbound proxy.",
+        "Section Three",
+        "The next part.",
+    ]
+
+
 def test_offsets_are_code_points_and_absolute() -> None:
     text = "😀 Émile went home. Zoë stayed. Ünïcode ends"
     spans = sentence_spans(text)

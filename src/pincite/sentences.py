@@ -94,6 +94,10 @@ _LIST_ITEM = re.compile(
 MD_HEADING = re.compile(r"[ \t]*#{1,6}(?:\s|$)")
 _LIST_MARKER = re.compile(r"\d{1,3}(?:\.\d{1,3})*|[a-zA-Z]|[ivxIVX]{1,4}")
 _NUMBERED_HEADING = re.compile(r"[ \t]*\d+(?:\.\d+)*\.?[ \t]+\S")
+# A sentence ending inside the line (a word of prose or a closing bracket, a
+# period, then a capital): a wrapped line of running text whose words happen
+# to be capitalised ('Authentication" [43] . Unlike'), never a heading.
+_SENTENCE_END_INSIDE = re.compile(r"(?:[a-z]{2}|[\])\"”’]\s?)[.!?]\s+[A-Z]")
 _LOWER_OK = _wordset(
     """
     a an and as at by for from in into of on or the to with vs via over under per
@@ -184,6 +188,8 @@ def _looks_like_heading(line: str) -> bool:
         return False
     if _NUMBERED_HEADING.match(stripped) and len(stripped) <= 60:
         return True
+    if _SENTENCE_END_INSIDE.search(stripped):
+        return False
     words = _WORD.findall(stripped)
     if not words or len(words) > 10:
         return False
