@@ -436,6 +436,25 @@ def test_how_quickly_asks_for_a_duration(question: str, kind: str, expects: str 
 @pytest.mark.parametrize(
     ("question", "kind", "expects"),
     [
+        # "At a minimum" says "at the least": what is required, no quantity.
+        ("what do we have to do, at a minimum, for a low-impact system?", "other", None),
+        ("Which controls must we apply as a minimum?", "list", None),
+        ("At minimum, how many clouds make up a hybrid cloud?", "number", "count"),
+        ("What is the minimum password length?", "number", "limit"),
+        ("Must we keep at a minimum of 3 copies?", "other", None),
+        ("What is the minimum of the range?", "number", None),
+    ],
+)
+def test_at_a_minimum_is_an_idiom_not_a_quantity(
+    question: str, kind: str, expects: str | None
+) -> None:
+    q = parse_question(question)
+    assert (q.kind.value, q.expects) == (kind, expects)
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "expects"),
+    [
         # A past event's time: a date, not a condition ("When does a cache revalidate?").
         ("when did fips 199 come out", "number", "date"),
         ("When did the new leave policy take effect?", "number", "date"),

@@ -231,6 +231,9 @@ _EMBEDDED_QUANTITY = re.compile(
     r"(?:much|many|long|quickly|promptly|fast)\b",
     re.I,
 )
+# "What do we have to do, at a minimum, for a low-impact system?": an idiom for
+# "at the least", which asks for what is required, not for a quantity.
+_AT_A_MINIMUM = re.compile(r"\b(?:at|as)\s+(?:a\s+|the\s+)?(?:very\s+)?minimum\b(?!\s+of\b)", re.I)
 # "Does RFC 7230 set a maximum number of connections?" asks whether, not how many;
 # "Do you know how many pages it has?" still asks how many.
 _HOW_QUANTITY = re.compile(
@@ -297,7 +300,7 @@ def _parse(q: str) -> Question:
     stems = asked_stems(q)
     yes_no = _YES_NO.match(q) is not None and _HOW_QUANTITY.search(q) is None
     runs = _name_runs(q)
-    unnamed = without_numbered_names(_EMBEDDED_QUANTITY.sub(" ", q), runs)
+    unnamed = without_numbered_names(_AT_A_MINIMUM.sub(" ", _EMBEDDED_QUANTITY.sub(" ", q)), runs)
     asks_number = _NUMBER.search(unnamed) and not yes_no
     if _STEPS.match(q):
         return Question(q, QuestionKind.PROCEDURE, named_thing(runs), stems)
