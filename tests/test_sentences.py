@@ -125,6 +125,25 @@ def test_a_wrapped_line_of_capitalised_words_ending_a_sentence_is_no_heading() -
     ]
 
 
+@pytest.mark.parametrize(
+    "heading",
+    ["Prof. Jones Lecture Notes", "Acme Corp. Annual Report 2020", "Section 3(a). Scope"],
+)
+def test_a_heading_with_an_abbreviation_or_a_clause_number_is_still_a_heading(
+    heading: str,
+) -> None:
+    # The heading ends a block: the line after it starts a sentence of its own.
+    assert sentences(f"{heading}\nThe lecture covers entropy.")[-1] == "The lecture covers entropy."
+
+
+def test_a_quote_closing_after_the_period_still_ends_the_sentence_inside_the_line() -> None:
+    text = 'It is described in "HTTP\nAccess Authentication." Unlike\nAuthorization, it applies.'
+    assert [" ".join(s.split()) for s in sentences(text)] == [
+        'It is described in "HTTP Access Authentication."',
+        "Unlike Authorization, it applies.",
+    ]
+
+
 def test_offsets_are_code_points_and_absolute() -> None:
     text = "😀 Émile went home. Zoë stayed. Ünïcode ends"
     spans = sentence_spans(text)

@@ -94,10 +94,11 @@ _LIST_ITEM = re.compile(
 MD_HEADING = re.compile(r"[ \t]*#{1,6}(?:\s|$)")
 _LIST_MARKER = re.compile(r"\d{1,3}(?:\.\d{1,3})*|[a-zA-Z]|[ivxIVX]{1,4}")
 _NUMBERED_HEADING = re.compile(r"[ \t]*\d+(?:\.\d+)*\.?[ \t]+\S")
-# A sentence ending inside the line (a word of prose or a closing bracket, a
-# period, then a capital): a wrapped line of running text whose words happen
-# to be capitalised ('Authentication" [43] . Unlike'), never a heading.
-_SENTENCE_END_INSIDE = re.compile(r"(?:[a-z]{2}|[\])\"”’]\s?)[.!?]\s+[A-Z]")
+# A sentence ending inside the line (a word of prose or a closing bracket or
+# quote, a period, then a capital): a wrapped line of running text whose words
+# happen to be capitalised ('Authentication" [43] . Unlike'), never a heading.
+# Not ")": "Section 3(a). Scope" is a heading.
+_SENTENCE_END_INSIDE = re.compile(r"(?:[a-z]{2}|[\]\"”’]\s?)(?P<mark>[.!?])[\"”’]?\s+[A-Z]")
 _LOWER_OK = _wordset(
     """
     a an and as at by for from in into of on or the to with vs via over under per
@@ -188,13 +189,23 @@ def _looks_like_heading(line: str) -> bool:
         return False
     if _NUMBERED_HEADING.match(stripped) and len(stripped) <= 60:
         return True
-    if _SENTENCE_END_INSIDE.search(stripped):
+    if _ends_sentence_inside(stripped):
         return False
     words = _WORD.findall(stripped)
     if not words or len(words) > 10:
         return False
     # Title Case or ALL CAPS: every word but short function words starts upper.
     return all(w[0].isupper() or w[0].isdigit() or w.lower() in _LOWER_OK for w in words)
+
+
+def _ends_sentence_inside(line: str) -> bool:
+    for match in _SENTENCE_END_INSIDE.finditer(line):
+        token = _token_before(line, match.start("mark")).lower()
+        # "Prof. Jones Lecture Notes", "Acme Corp. Annual Report": an abbreviation's
+        # period ends no sentence.
+        if token not in _NEVER_END and token not in _MAYBE_END and token not in _BEFORE_NUMBER:
+            return True
+    return False
 
 
 def _starts_upper(line: str) -> bool:

@@ -441,8 +441,10 @@ def test_how_quickly_asks_for_a_duration(question: str, kind: str, expects: str 
         ("Which controls must we apply as a minimum?", "list", None),
         ("At minimum, how many clouds make up a hybrid cloud?", "number", "count"),
         ("What is the minimum password length?", "number", "limit"),
-        ("Must we keep at a minimum of 3 copies?", "other", None),
-        ("What is the minimum of the range?", "number", None),
+        ("what must be logged, at the bare minimum?", "procedure", None),
+        # A noun's minimum still asks for a quantity.
+        ("What should we keep as a minimum of 3 copies?", "number", None),
+        ("What happens to staff paid at the minimum wage?", "number", None),
     ],
 )
 def test_at_a_minimum_is_an_idiom_not_a_quantity(

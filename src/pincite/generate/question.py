@@ -233,7 +233,13 @@ _EMBEDDED_QUANTITY = re.compile(
 )
 # "What do we have to do, at a minimum, for a low-impact system?": an idiom for
 # "at the least", which asks for what is required, not for a quantity.
-_AT_A_MINIMUM = re.compile(r"\b(?:at|as)\s+(?:a\s+|the\s+)?(?:very\s+)?minimum\b(?!\s+of\b)", re.I)
+_AT_A_MINIMUM = re.compile(
+    r"\b(?:at|as)\s+(?:a\s+|the\s+)?(?:(?:very|bare|absolute)\s+)?minimum\b"
+    # Not a noun's "minimum": "at the minimum wage", "as a minimum of 3 copies".
+    r"(?=\s*(?:[,;:?.!)]|$)|\s+(?:for|in|on|to|per|when|if|and|or|what|which|how|who|"
+    r"under|before|after|during|by|we|you|they|i|it)\b)",
+    re.I,
+)
 # "Does RFC 7230 set a maximum number of connections?" asks whether, not how many;
 # "Do you know how many pages it has?" still asks how many.
 _HOW_QUANTITY = re.compile(
