@@ -189,13 +189,12 @@ def _looks_like_heading(line: str) -> bool:
         return False
     if _NUMBERED_HEADING.match(stripped) and len(stripped) <= 60:
         return True
-    if _ends_sentence_inside(stripped):
-        return False
     words = _WORD.findall(stripped)
     if not words or len(words) > 10:
         return False
     # Title Case or ALL CAPS: every word but short function words starts upper.
-    return all(w[0].isupper() or w[0].isdigit() or w.lower() in _LOWER_OK for w in words)
+    capitalised = all(w[0].isupper() or w[0].isdigit() or w.lower() in _LOWER_OK for w in words)
+    return capitalised and not _ends_sentence_inside(stripped)
 
 
 def _ends_sentence_inside(line: str) -> bool:
