@@ -367,6 +367,10 @@ def test_a_hyphenated_name_keeps_its_stopword_parts() -> None:
         ("Failures include, but are not limited to, timeouts and resets.", False),
         ("Retried requests are signed with SHA-256 over UTF-8 text.", False),
         ("Clients use one-time codes and two-factor authentication.", False),
+        # A round count in the plural is a count ("thousands of connections").
+        ("Busy servers retry thousands of queued requests.", True),
+        ("A client may retry dozens of times.", True),
+        ("The thousandsth retry is logged.", False),
     ],
 )
 def test_a_how_many_question_is_answered_by_a_count_it_does_not_state_itself(

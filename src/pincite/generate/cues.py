@@ -348,14 +348,15 @@ _NOTICE_GIVEN = re.compile(
 
 # What states a count: a number that names no part of a document nor a thing
 # ("3xx", "HTTP/1.1", "SHA-256", "UTF-8"), possibly with its unit glued on ("64KB",
-# "100ms"); a number word, not inside a compound ("one-time", "two-factor"); or
+# "100ms"); a number word, not inside a compound ("one-time", "two-factor"), or a round
+# count in the plural ("thousands of concurrent connections"); or
 # that there is no fixed count ("does not place any a priori limit", "no limits",
 # "any number of"), but not "not limited to", which introduces examples.
 _COUNT_STATED = re.compile(
     r"(?<![\w/.-])\d+(?:[.,]\d+)*(?:(?:[kKMGT]i?[bB]|ms|[xX])\b|(?![\w/]))"
     r"|(?<![\w-])(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
     r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|"
-    r"fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|dozen|twice)(?![\w-])"
+    r"fifty|sixty|seventy|eighty|ninety|twice|(?:hundred|thousand|million|billion|dozen)s?)(?![\w-])"
     r"|\b(?:unlimited|unbounded|no\s+(?:\w+\s+){0,2}(?:limit|limits|limitation|maximum)"
     r"|any\s+number|arbitrary\s+number|without\s+(?:any\s+)?limit"
     r"|not\s+limit(?:ed)?(?!\s+to\b)|any\s+(?:\w+\s+){0,2}limits?)\b",
