@@ -277,3 +277,25 @@ def test_a_companion_documents_near_copy_of_a_sentence_is_claimed_once() -> None
     )
     assert len(g.claims) == 1, [c.text for c in g.claims]
     assert_pinned(g, [p1, p2])
+
+
+def test_a_code_entry_names_its_code_whatever_the_name_after_it() -> None:
+    # "Not Acceptable" is the code's name, not a second topic: the heading names
+    # nothing but what the question asks about, so its entry defines the code, ahead
+    # of a sentence that shares more of the question's words but only mentions it.
+    mention = passage(
+        1,
+        "Whenever a server got an Accept header it cannot satisfy, it SHOULD send a 406 "
+        "(not acceptable) response back.",
+    )
+    entry = passage(
+        2,
+        "10.4.7 406 Not Acceptable\n\n"
+        "   The resource identified by the request is only capable of generating\n"
+        "   response entities which have content characteristics not acceptable\n"
+        "   according to the accept headers sent in the request.",
+        start=5000,
+        section=("10 Status Code Definitions", "10.4.7 406 Not Acceptable"),
+    )
+    question = "got a 406 back from a server - what is it telling me?"
+    assert best(question, mention, entry).startswith("The resource identified by the request")

@@ -58,6 +58,10 @@ _TERM_EXTRA_WORDS = 3
 _WHICH_MEANS_EXTRA_WORDS = 6
 # Words a question-worded heading may hold beyond the question's and still title its answer.
 _HEADING_EXTRA_WORDS = 1
+# A code's entry: its section number, the code, then the code's name ("10.4.7 406 Not
+# Acceptable", "AC-20 Use of External Information Systems"). The name is the code's, so a
+# question asking what the code means need not repeat it.
+_CODE_ENTRY = re.compile(r"^[#\s]*(?:\d+(?:\.\d+)*\.?\s+)?(?P<code>[A-Za-z]{0,4}-?\d+)(?![\w.-])")
 # How an FAQ numbers its questions: "Q1:", "Q.", "FAQ:", "4.2", "## Q3 -".
 _FAQ_NUMBER = re.compile(r"^[#\s]*(?:(?:FAQ|Q\d*)\b\s*[:.)-]?|\d+(?:\.\d+)*\.?(?=\s))\s*", re.I)
 
@@ -168,6 +172,11 @@ def _only_the_term(question: Question, title: str) -> bool:
     "10.3.3 302 Found" is the entry for "the 302 Found status code";
     "2.2 Remote Access Methods" is a section about more than remote access.
     """
+    code = _CODE_ENTRY.match(title)
+    if code is not None:
+        named = content_stems(code["code"])
+        if named and set(named) <= set(question.focus):
+            return True  # "10.4.7 406 Not Acceptable" for "got a 406 - what is it telling me?"
     own = [t for t in content_stems(title) if not t.isdigit() or t in question.stems]
     own = [t for t in own if t not in STOPWORD_STEMS or t in question.stems]
     return all(t in question.stems for t in own)
