@@ -59,8 +59,8 @@ class ExtractiveConfig:
     # structure bonuses. The threshold below which the context is judged
     # insufficient is chosen on real long documents: the smallest two-decimal
     # threshold that refuses at least 80 % (issue 12's floor) of the
-    # unanswerable questions of data/qa/documents-dev.jsonl (94 of its 373),
-    # which
+    # unanswerable questions of data/qa/documents-dev.jsonl (a quarter of
+    # its questions), which
     #   pincite eval qa data/qa/documents-dev.jsonl --db docs.db
     # prints under its tables (`refusal_threshold` in --json), on a store of
     # ../shared/data/documents with the default embedder;
