@@ -299,3 +299,21 @@ def test_a_code_entry_names_its_code_whatever_the_name_after_it() -> None:
     )
     question = "got a 406 back from a server - what is it telling me?"
     assert best(question, mention, entry).startswith("The resource identified by the request")
+
+
+def test_an_enhancement_is_no_entry_of_its_base_code() -> None:
+    # "SC-7(5)" is an enhancement of SC-7, not SC-7's entry: its heading names more
+    # than what is asked.
+    control = passage(
+        1,
+        "SC-7 is the boundary protection control: the system monitors and controls "
+        "communications at its external boundary.",
+    )
+    enhancement = passage(
+        2,
+        "SC-7(5) Deny by Default\n\nThe information system at managed interfaces denies "
+        "network communications traffic by default and allows traffic by exception.",
+        start=5000,
+        section=("Appendix F", "SC-7(5) Deny by Default"),
+    )
+    assert best("What is SC-7?", control, enhancement).startswith("SC-7 is the boundary")

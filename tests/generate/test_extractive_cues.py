@@ -370,7 +370,7 @@ def test_a_hyphenated_name_keeps_its_stopword_parts() -> None:
         # A round count in the plural is a count ("thousands of connections").
         ("Busy servers retry thousands of queued requests.", True),
         ("A client may retry dozens of times.", True),
-        ("The thousandsth retry is logged.", False),
+        ("Each retry waits a few thousandths of a second.", False),
     ],
 )
 def test_a_how_many_question_is_answered_by_a_count_it_does_not_state_itself(

@@ -356,7 +356,7 @@ _COUNT_STATED = re.compile(
     r"(?<![\w/.-])\d+(?:[.,]\d+)*(?:(?:[kKMGT]i?[bB]|ms|[xX])\b|(?![\w/]))"
     r"|(?<![\w-])(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
     r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|"
-    r"fifty|sixty|seventy|eighty|ninety|twice|(?:hundred|thousand|million|billion|dozen)s?)(?![\w-])"
+    r"fifty|sixty|seventy|eighty|ninety|twice|(?:hundred|thousand|million|billion|trillion|dozen)s?)(?![\w-])"
     r"|\b(?:unlimited|unbounded|no\s+(?:\w+\s+){0,2}(?:limit|limits|limitation|maximum)"
     r"|any\s+number|arbitrary\s+number|without\s+(?:any\s+)?limit"
     r"|not\s+limit(?:ed)?(?!\s+to\b)|any\s+(?:\w+\s+){0,2}limits?)\b",

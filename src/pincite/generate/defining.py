@@ -61,7 +61,12 @@ _HEADING_EXTRA_WORDS = 1
 # A code's entry: its section number, the code, then the code's name ("10.4.7 406 Not
 # Acceptable", "AC-20 Use of External Information Systems"). The name is the code's, so a
 # question asking what the code means need not repeat it.
-_CODE_ENTRY = re.compile(r"^[#\s]*(?:\d+(?:\.\d+)*\.?\s+)?(?P<code>[A-Za-z]{0,4}-?\d+)(?![\w.-])")
+# A bare number is a code only after a section number ("2 Definitions" is a section), and
+# an enhancement ("SC-7(5) Deny by Default") is not its base control's entry.
+_CODE_ENTRY = re.compile(
+    r"^[#\s]*(?:(?P<number>\d+(?:\.\d+)*\.?)\s+)?"
+    r"(?P<code>[A-Za-z]{0,4}[-\u2010\u2011]?\d+)(?![\w.(\u2010\u2011-])(?!\s*\(\d)"
+)
 # How an FAQ numbers its questions: "Q1:", "Q.", "FAQ:", "4.2", "## Q3 -".
 _FAQ_NUMBER = re.compile(r"^[#\s]*(?:(?:FAQ|Q\d*)\b\s*[:.)-]?|\d+(?:\.\d+)*\.?(?=\s))\s*", re.I)
 
@@ -173,9 +178,11 @@ def _only_the_term(question: Question, title: str) -> bool:
     "2.2 Remote Access Methods" is a section about more than remote access.
     """
     code = _CODE_ENTRY.match(title)
-    if code is not None:
+    if code is not None and (code["number"] or not code["code"].isdigit()):
         named = content_stems(code["code"])
-        if named and set(named) <= set(question.focus):
+        # The code as the question's own word, not inside "HTTP/2", "1.3" or "SC-7(5)".
+        alone = rf"(?<![\w/.-]){re.escape(code['code'])}(?![\w/(-]|\.\d)"
+        if named and set(named) <= set(question.focus) and re.search(alone, question.text, re.I):
             return True  # "10.4.7 406 Not Acceptable" for "got a 406 - what is it telling me?"
     own = [t for t in content_stems(title) if not t.isdigit() or t in question.stems]
     own = [t for t in own if t not in STOPWORD_STEMS or t in question.stems]
