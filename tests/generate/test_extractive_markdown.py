@@ -427,6 +427,23 @@ def test_the_first_sentence_under_a_faq_question_answers_it() -> None:
     assert scores["faq"] == 2 * scores["topic"] > 0
 
 
+def test_a_faq_question_naming_only_the_product_is_not_the_question_asked() -> None:
+    faq = (
+        "### What is Ledgerlark?\n\n"
+        "Ledgerlark is a hosted data pipeline service that delivers your data on a schedule.\n"
+    )
+    topic = faq.replace("What is Ledgerlark?", "Ledgerlark")
+    question = parse_question("How can I download all of my data out of Ledgerlark?")
+    scores = {}
+    for name, text in (("faq", faq), ("topic", topic)):
+        ranked = ExtractiveGenerator().rank(question, [passage(1, text)])
+        (first,) = [c for c in ranked if c.pieces[0][0].text[c.pieces[0][1] :].startswith("Ledger")]
+        scores[name] = first.definition
+    # The heading holds only the product's name, which the question mentions in
+    # passing: no more the entry for this question than a plain heading would be.
+    assert scores["faq"] == scores["topic"] > 0
+
+
 def test_an_rfc_paragraph_as_indented_as_the_items_ends_the_list() -> None:
     # RFC text indents its paragraphs as deep as its items.
     text = (

@@ -127,7 +127,12 @@ def _asks_this(title: str, question: Question) -> bool:
         return False
     title = _FAQ_NUMBER.sub("", title, count=1)
     own = {t for t in content_stems(title) if t not in STOPWORD_STEMS and not t.isdigit()}
-    return len(own - set(question.stems)) <= _HEADING_EXTRA_WORDS
+    if len(own - set(question.stems)) > _HEADING_EXTRA_WORDS:
+        return False
+    # Nor a heading holding only the name the question mentions: "What is Ledgerlark?"
+    # does not ask "How can I download all of my data out of Ledgerlark?".
+    asked = {t for t in question.stems if t not in STOPWORD_STEMS and not t.isdigit()}
+    return 2 * len(asked & own) >= len(asked)
 
 
 def about(question: Question, pool: Pool, p: Passage, title: str, scoring: Scoring) -> float:
