@@ -96,7 +96,10 @@ def defines(
             # A question for a heading ("### Who do I tell if I'm sick?") is a
             # FAQ's entry: what is said first under it is its answer, not
             # something about its topic.
-            return 2 * share if _asks_this(title, question) else share
+            if _asks_this(title, question):
+                return 2 * share
+            # Another question's heading titles that question's answer.
+            return 0.0 if title.rstrip().endswith("?") else share
         # Further into a section titled by the question's own words ("9.5 POST" for
         # "Can a response to a POST request be cached?"), wherever the chunk begins.
         over = (
