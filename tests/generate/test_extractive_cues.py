@@ -371,6 +371,9 @@ def test_a_hyphenated_name_keeps_its_stopword_parts() -> None:
         ("Busy servers retry thousands of queued requests.", True),
         ("A client may retry dozens of times.", True),
         ("Each retry waits a few thousandths of a second.", False),
+        # A status code names a response; it counts nothing.
+        ("Without Retry-After, the client handles it as it would a 500 response.", False),
+        ("The server answers with a 301 (Moved Permanently) redirect.", False),
     ],
 )
 def test_a_how_many_question_is_answered_by_a_count_it_does_not_state_itself(

@@ -364,12 +364,20 @@ _COUNT_STATED = re.compile(
 )
 
 
+# A status code names a response, it counts nothing: "as it would for a 500 response",
+# "a 301 (Moved Permanently) redirect".
+_STATUS_CODE = re.compile(
+    r"\b[1-5]\d\d\s*\((?:[A-Z][\w-]*\s?)+\)"
+    r"|\b(?:an?|the|any|each|every|this|that)\s+[1-5]\d\d\s+(?:response|status|error|code)\b"
+)
+
+
 def _states_count(question: str, text: str) -> bool:
     """True when ``text`` states a count other than one the question itself names
     ("How many times should a client retry after a 503 response?" is not answered
-    by a sentence about the 503 response)."""
+    by a sentence about the 503 response, nor by one about a 500 response)."""
     own = _counts_in(question)
-    stated = _REFERENCE.sub(" ", text)
+    stated = _STATUS_CODE.sub(" ", _REFERENCE.sub(" ", text))
     return any(_said(m.group()) not in own for m in _COUNT_STATED.finditer(stated))
 
 
