@@ -184,6 +184,8 @@ def test_how_much_notice_asks_for_a_time_ahead_not_any_duration() -> None:
     assert kind_cue(q, "Requests must be made 30 days in advance.", set())
     assert not kind_cue(q, "You qualify after 90 days of service.", set())
     assert not kind_cue(q, "You qualify after 90 days of service before you can apply.", set())
+    # Kept running for a time after it is announced: that time is the notice.
+    assert kind_cue(q, "It keeps running for at least 12 months after the announcement.", set())
     # A notice period is any duration; so is every other duration question.
     period = parse_question("How long is the notice period for resignation?")
     assert kind_cue(period, "The period for resignation is four weeks.", set())

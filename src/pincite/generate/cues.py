@@ -335,12 +335,14 @@ _BOUND = re.compile(
 
 
 # "How much notice do I need to give?", "How far in advance ...?": a time ahead of
-# something ("at least 8 weeks before", "one month's notice"), not any duration ("after
-# 90 days of service"); "How long is the notice period?" asks for any.
+# something ("at least 8 weeks before", "one month's notice", "for 12 months after the
+# announcement"), not any duration ("after 90 days of service"); "How long is the
+# notice period?" asks for any.
 _NOTICE_ASKED = re.compile(r"\bhow\s+much\s+(?:notice|warning)\b|\bin\s+advance\b|\bahead\b", re.I)
 _NOTICE_GIVEN = re.compile(
     rf"\b(?:{_NUMBER_WORD})[\s-]+(?:\w+[\s-]+)?(?:minutes?|hours?|days?|weeks?|months?|"
-    r"fortnights?)(?:['’]s?)?\s+(?:\w+\s+)?(?:before|prior|in\s+advance|ahead|notice|beforehand)\b"
+    r"fortnights?)(?:['’]s?)?\s+(?:\w+\s+)?(?:before|prior|in\s+advance|ahead|notice|beforehand|"
+    r"after\s+(?:the\s+|its\s+|an?\s+|our\s+|your\s+)?(?:announcement|notification|notice)s?)\b"
     r"|\bnotice\b",
     re.I,
 )
