@@ -429,6 +429,17 @@ def test_an_amount_word_before_a_clause_still_asks_an_amount() -> None:
         assert parse_question(text).kind is QuestionKind.NUMBER, text
 
 
+def test_an_http_range_header_asks_for_no_span() -> None:
+    # "Range" names the header; "date range" and "age range" ask for a span.
+    for text in (
+        "How can a client request only the last N bytes of a file with the Range header?",
+        "Our proxy forwarded a Range request. What should it send to the client?",
+    ):
+        assert parse_question(text).kind is not QuestionKind.NUMBER, text
+    for text in ("What is the longest date range a report can cover?", "What age range is in it?"):
+        assert parse_question(text).kind is QuestionKind.NUMBER, text
+
+
 def test_an_allowance_of_kilos_is_answered_in_kilos() -> None:
     text = (
         "## Baggage\n\nThe checked baggage allowance is 23 kg per passenger.\n"

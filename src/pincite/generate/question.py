@@ -120,7 +120,8 @@ _NUMBER = re.compile(
     r"which\s+(?:year|date|version|port)|when\s+was|when\s+were|how\s+long|timeout|deadline|"
     # "When did FIPS 199 come out?" asks for a past date, never a condition.
     r"when\s+did|"
-    r"at\s+least|at\s+most|range|by\s+when|"
+    # Not HTTP's "Range header" or "a Range request": a header's name, no span asked for.
+    r"at\s+least|at\s+most|range(?!\s+(?:header|request|field|unit|specifier)s?\b)|by\s+when|"
     # "What is the daily meal allowance?" asks for the amount, not what an allowance is.
     # The word must end its noun: "the fee waiver process" asks for a process.
     r"what\s+(?:is|are|was|were)\s+the\s+(?:(?!(?:of|for|on|to|in|at|by|about|between|with|the|"
