@@ -371,9 +371,14 @@ def test_a_hyphenated_name_keeps_its_stopword_parts() -> None:
         ("Busy servers retry thousands of queued requests.", True),
         ("A client may retry dozens of times.", True),
         ("Each retry waits a few thousandths of a second.", False),
-        # A status code names a response; it counts nothing.
+        # A status code names a response; it counts nothing. A count labelled in
+        # brackets still counts, and so does one beside a status code.
         ("Without Retry-After, the client handles it as it would a 500 response.", False),
         ("The server answers with a 301 (Moved Permanently) redirect.", False),
+        ("The 500 response is handled like a timeout.", False),
+        ("Clients retry up to 3 times after a 500 response.", True),
+        ("Retries are capped at 200 (Standard) per day.", True),
+        ("The gateway returns 503 (SERVICE_UNAVAILABLE_UPSTREAM, retry later) 3 times.", True),
     ],
 )
 def test_a_how_many_question_is_answered_by_a_count_it_does_not_state_itself(

@@ -444,6 +444,25 @@ def test_a_faq_question_naming_only_the_product_is_not_the_question_asked() -> N
     assert scores["faq"] == 0 < scores["topic"]
 
 
+def test_a_faq_question_is_asked_by_a_question_that_adds_a_condition() -> None:
+    faq = (
+        "### How do I reset my password?\n\n"
+        "Contact support with your account ID and they will send a reset link.\n"
+    )
+    topic = faq.replace("How do I reset my password?", "Password reset")
+    question = parse_question(
+        "How do I reset my password if I no longer have access to my email account?"
+    )
+    scores = {}
+    for name, text in (("faq", faq), ("topic", topic)):
+        ranked = ExtractiveGenerator().rank(question, [passage(1, text)])
+        (first,) = [c for c in ranked if c.pieces[0][0].text[c.pieces[0][1] :].startswith("Cont")]
+        scores[name] = first.definition
+    # Two of the question's words are the heading's: it is the question asked, with a
+    # condition added, and titles its answer.
+    assert scores["faq"] == 2 * scores["topic"] > 0
+
+
 def test_an_rfc_paragraph_as_indented_as_the_items_ends_the_list() -> None:
     # RFC text indents its paragraphs as deep as its items.
     text = (

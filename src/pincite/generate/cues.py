@@ -342,7 +342,7 @@ _NOTICE_ASKED = re.compile(r"\bhow\s+much\s+(?:notice|warning)\b|\bin\s+advance\
 _NOTICE_GIVEN = re.compile(
     rf"\b(?:{_NUMBER_WORD})[\s-]+(?:\w+[\s-]+)?(?:minutes?|hours?|days?|weeks?|months?|"
     r"fortnights?)(?:['’]s?)?\s+(?:\w+\s+)?(?:before|prior|in\s+advance|ahead|notice|beforehand|"
-    r"after\s+(?:the\s+|its\s+|an?\s+|our\s+|your\s+)?(?:announcement|notification|notice)s?)\b"
+    r"after\s+(?:the\s+|its\s+|an?\s+|our\s+|your\s+)?(?:[\w-]+\s+)?announcements?)\b"
     r"|\bnotice\b",
     re.I,
 )
@@ -367,10 +367,13 @@ _COUNT_STATED = re.compile(
 
 
 # A status code names a response, it counts nothing: "as it would for a 500 response",
-# "a 301 (Moved Permanently) redirect".
+# "a 301 (Moved Permanently) redirect", "the 412 (Precondition Failed) response". Not a
+# count with a label ("up to 200 (Standard) projects", "100 (Default) responses").
+_REASON_PHRASE = r"\([A-Z][\w-]*(?:\s[A-Z][\w-]*)*\)"
 _STATUS_CODE = re.compile(
-    r"\b[1-5]\d\d\s*\((?:[A-Z][\w-]*\s?)+\)"
-    r"|\b(?:an?|the|any|each|every|this|that)\s+[1-5]\d\d\s+(?:response|status|error|code)\b"
+    rf"\b(?i:an?|the|any|each|every|this|that)\s+[1-5]\d\d(?:\s*{_REASON_PHRASE}|"
+    r"\s+(?i:response|status|error|code|redirect)\b(?!\s+(?i:limit|cap|maximum|per)\b))"
+    rf"|\b[1-5]\d\d\s*{_REASON_PHRASE}\s+(?i:response|status|error|code|redirect)\b"
 )
 
 

@@ -133,9 +133,12 @@ def _asks_this(title: str, question: Question) -> bool:
     if len(own - set(question.stems)) > _HEADING_EXTRA_WORDS:
         return False
     # Nor a heading holding only the name the question mentions: "What is Ledgerlark?"
-    # does not ask "How can I download all of my data out of Ledgerlark?".
+    # does not ask "How can I download all of my data out of Ledgerlark?". Two shared
+    # words suffice: "How do I reset my password?" is asked by a question that adds
+    # "if I no longer have access to my email account".
     asked = {t for t in question.stems if t not in STOPWORD_STEMS and not t.isdigit()}
-    return 2 * len(asked & own) >= len(asked)
+    held = len(asked & own)
+    return held >= 2 or 2 * held >= len(asked)
 
 
 def about(question: Question, pool: Pool, p: Passage, title: str, scoring: Scoring) -> float:
