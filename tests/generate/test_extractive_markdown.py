@@ -409,58 +409,53 @@ def test_numbered_headings_apart_stay_headings() -> None:
     assert Role.ITEM not in [r for r, _ in _roles(apart)]
 
 
+def _faq_and_topic(question: str, heading: str, topic: str, body: str) -> tuple[float, float]:
+    """The definition share of ``body``'s first sentence under the question-worded
+    ``heading``, and under the plain heading ``topic``."""
+    asked = parse_question(question)
+    shares = []
+    for title in (heading, topic):
+        ranked = ExtractiveGenerator().rank(asked, [passage(1, f"### {title}\n\n{body}\n")])
+        (first,) = [c for c in ranked if c.text.startswith(body[:20])]
+        shares.append(first.definition)
+    return shares[0], shares[1]
+
+
 def test_the_first_sentence_under_a_faq_question_answers_it() -> None:
-    faq = (
-        "### Who do I tell if I'm sick?\n\n"
+    faq, topic = _faq_and_topic(
+        "Who do I tell if I'm sick?",
+        "Who do I tell if I'm sick?",
+        "Telling someone you are sick",
         "Call your line manager before 10:00 on the first day of absence. "
-        "Sickness records are kept by the people team for six years.\n"
+        "Sickness records are kept by the people team for six years.",
     )
-    topic = faq.replace("Who do I tell if I'm sick?", "Telling someone you are sick")
-    question = parse_question("Who do I tell if I'm sick?")
-    scores = {}
-    for name, text in (("faq", faq), ("topic", topic)):
-        ranked = ExtractiveGenerator().rank(question, [passage(1, text)])
-        (first,) = [c for c in ranked if c.pieces[0][0].text[c.pieces[0][1] :].startswith("Call")]
-        scores[name] = first.definition
     # A heading that asks the question is the FAQ's entry: its first sentence gets
     # the whole bonus a heading holding the question's words would give by half.
-    assert scores["faq"] == 2 * scores["topic"] > 0
+    assert faq == 2 * topic > 0
 
 
 def test_a_faq_question_naming_only_the_product_is_not_the_question_asked() -> None:
-    faq = (
-        "### What is Ledgerlark?\n\n"
-        "Ledgerlark is a hosted data pipeline service that delivers your data on a schedule.\n"
+    faq, topic = _faq_and_topic(
+        "How can I download all of my data out of Ledgerlark?",
+        "What is Ledgerlark?",
+        "Ledgerlark",
+        "Ledgerlark is a hosted data pipeline service that delivers your data on a schedule.",
     )
-    topic = faq.replace("What is Ledgerlark?", "Ledgerlark")
-    question = parse_question("How can I download all of my data out of Ledgerlark?")
-    scores = {}
-    for name, text in (("faq", faq), ("topic", topic)):
-        ranked = ExtractiveGenerator().rank(question, [passage(1, text)])
-        (first,) = [c for c in ranked if c.pieces[0][0].text[c.pieces[0][1] :].startswith("Ledger")]
-        scores[name] = first.definition
     # The heading holds only the product's name, which the question mentions in
     # passing: it asks another question, whose answer is no answer to this one.
-    assert scores["faq"] == 0 < scores["topic"]
+    assert faq == 0 < topic
 
 
 def test_a_faq_question_is_asked_by_a_question_that_adds_a_condition() -> None:
-    faq = (
-        "### How do I reset my password?\n\n"
-        "Contact support with your account ID and they will send a reset link.\n"
+    faq, topic = _faq_and_topic(
+        "How do I reset my password if I no longer have access to my email account?",
+        "How do I reset my password?",
+        "Password reset",
+        "Contact support with your account ID and they will send a reset link.",
     )
-    topic = faq.replace("How do I reset my password?", "Password reset")
-    question = parse_question(
-        "How do I reset my password if I no longer have access to my email account?"
-    )
-    scores = {}
-    for name, text in (("faq", faq), ("topic", topic)):
-        ranked = ExtractiveGenerator().rank(question, [passage(1, text)])
-        (first,) = [c for c in ranked if c.pieces[0][0].text[c.pieces[0][1] :].startswith("Cont")]
-        scores[name] = first.definition
     # Two of the question's words are the heading's: it is the question asked, with a
     # condition added, and titles its answer.
-    assert scores["faq"] == 2 * scores["topic"] > 0
+    assert faq == 2 * topic > 0
 
 
 def test_an_rfc_paragraph_as_indented_as_the_items_ends_the_list() -> None:
