@@ -124,8 +124,9 @@ def defines(
 
 def _asks_this(title: str, question: Question) -> bool:
     """True for a heading worded as a question whose words the question holds, all but
-    one: "Are there API rate limits?" titles no answer to "Is there a guaranteed
-    maximum API response latency?", though it names the API."""
+    one, and which holds two of the question's words or half of them: "Are there API
+    rate limits?" titles no answer to "Is there a guaranteed maximum API response
+    latency?", though it names the API."""
     if not title.rstrip().endswith("?"):
         return False
     title = _FAQ_NUMBER.sub("", title, count=1)
