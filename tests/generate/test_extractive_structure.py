@@ -16,6 +16,7 @@ from pincite.embed.base import Embedder
 from pincite.generate.base import GeneratedClaim, Passage
 from pincite.generate.cues import kind_cue
 from pincite.generate.extractive import ExtractiveConfig, ExtractiveGenerator
+from pincite.generate.layout import Role, finishes, layout
 from pincite.generate.names import without_numbered_names
 from pincite.generate.question import QuestionKind, parse_question
 from pincite.generate.scoring import Scoring
@@ -223,6 +224,81 @@ def test_a_sentence_cut_at_a_chunk_that_ends_in_page_furniture_goes_on_in_the_ne
     g = generate("What does the Host request-header field specify?", first, second)
     assert g.claims[0].text.endswith("(generally an HTTP URL, as described in section 3.2.2).")
     assert_pinned(g, [first, second])
+
+
+LANGUAGES = (
+    "14.4 Accept-Language\n\n"
+    "   The language quality factor assigned to a language-tag by the\n"
+    "   Accept-Language field is the quality value of the longest language-\n"
+    "   range in the field that matches the language-tag. If no Accept-Language\n"
+    "   header is present in the request, the server\n\n\n\n"
+    "Fielding, et al.            Standards Track                   [Page 104]\n"
+    "\f\nRFC 2616                        HTTP/1.1                       June 1999\n\n\n"
+    "   SHOULD assume that all languages are equally acceptable. If an\n"
+    "   Accept-Language header is present, then all languages which are\n"
+    "   assigned a quality factor greater than 0 are acceptable.\n"
+)
+
+
+def test_a_sentence_begun_by_a_short_line_before_a_page_break_is_one_claim() -> None:
+    # The first half is too short to stand as a statement, and the rest opens with
+    # the requirement's keyword in capitals: before, the rest alone was the claim,
+    # "SHOULD assume that all languages are equally acceptable.", with no subject.
+    page = passage(1, LANGUAGES, title="RFC 2616, Hypertext Transfer Protocol -- HTTP/1.1")
+    g = generate("Which languages are acceptable when the request has no Accept-Language?", page)
+    claim = g.claims[0]
+    assert claim.text == (
+        "If no Accept-Language header is present in the request, the server SHOULD assume "
+        "that all languages are equally acceptable."
+    )
+    assert_quoted_around(claim, LANGUAGES, 104)
+    assert_pinned(g, [page])
+
+
+def test_the_rest_of_a_cut_sentence_is_no_claim_of_its_own() -> None:
+    units = layout(LANGUAGES, "RFC 2616, Hypertext Transfer Protocol -- HTTP/1.1")
+    said = {" ".join(LANGUAGES[u.start : u.end].split()): u.role for u in units}
+    assert said["If no Accept-Language header is present in the request, the server"] is (
+        Role.STATEMENT
+    )
+    assert said["SHOULD assume that all languages are equally acceptable."] is Role.FRAGMENT
+
+
+def test_a_sentence_begun_at_a_chunks_end_is_finished_by_the_next_chunk() -> None:
+    # The chunk ends with the page's footer and the next page's header; the next
+    # chunk opens, a few characters on, with the rest in capitals. Before, the
+    # first half was no claim and the rest was one on its own.
+    cut = LANGUAGES.index("   SHOULD assume")
+    rest = LANGUAGES[cut:].lstrip()
+    title = "RFC 2616, Hypertext Transfer Protocol -- HTTP/1.1"
+    first, second = (
+        passage(n, text, start=start, title=title, document=1)
+        for n, text, start in ((1, LANGUAGES[: cut - 6], 0), (2, rest, len(LANGUAGES) - len(rest)))
+    )
+    question = "Which languages are acceptable when the request has no Accept-Language?"
+    g = generate(question, second, first)
+    assert g.claims[0].text == (
+        "If no Accept-Language header is present in the request, the server SHOULD assume "
+        "that all languages are equally acceptable."
+    )
+    assert_pinned(g, [first, second])
+    ranked = ExtractiveGenerator().rank(parse_question(question), [second, first])
+    assert not [c for c in ranked if c.text.startswith("SHOULD assume")]
+    # Alone, the second chunk's rest is all there is to quote.
+    alone = ExtractiveGenerator().rank(parse_question(question), [second])
+    assert [c for c in alone if c.text.startswith("SHOULD assume")]
+
+
+def test_what_finishes_a_sentence_after_a_page_break() -> None:
+    assert finishes("send a 502 (Bad", "Gateway) response to the client.")
+    assert finishes("without rewriting the", "HTTP-version might result in errors.")
+    assert finishes("the server", "MAY close the connection.")
+    assert finishes("as obtained from the URI (generally an HTTP URL,", "as described in 3.2.2).")
+    # A new sentence after the break, or a rest that does not finish one.
+    assert not finishes('| "e" | "f" | DIGIT', "Many header field values consist of words.")
+    assert not finishes("the request is received by the server", "Many proxies cache it.")
+    assert not finishes("the server", "MAY close the connection")
+    assert not finishes("The server closes the connection.", "then it reopens it.")
 
 
 def test_a_definition_cut_by_a_page_break_still_runs_on_to_the_sentence_after_it() -> None:

@@ -30,7 +30,7 @@ from pincite.generate.wording import (
 )
 from pincite.sentences import sentence_spans
 
-__all__ = ["BULLET", "Role", "Unit", "is_statement", "layout"]
+__all__ = ["BULLET", "Role", "Unit", "ends_sentence", "finishes", "is_statement", "layout"]
 
 _NUMBERED_HEADING = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|[A-Z]\.\d+(?:\.\d+)*)\s+\S")
 _TERMINAL = (".", "!", "?", ";", ")", '"', "”")
@@ -137,6 +137,16 @@ _LABEL_WORDS = 7
 _NUMBERED_LABEL = re.compile(r"^\d{1,2}\.\s+[A-Z][^.]*\.$")
 _LEADIN_WORDS = 25
 _HEADING_WORDS = 12
+# A requirement's keyword in capitals, which may open the rest of a sentence a page
+# break cut ("... is present in the request, the server" | "SHOULD assume that ...").
+_REQUIREMENT = re.compile(r"(?:MUST|SHOULD|MAY|SHALL|REQUIRED|RECOMMENDED|OPTIONAL|NOT)\b")
+# Words no sentence ends on: a line ending on one breaks off mid-sentence.
+_RUNS_ON = frozenset(
+    _WORD.findall(
+        "a an the of to in on at by for from with and or nor but that which whose than as "
+        "is are was were be been its their this these those"
+    )
+)
 
 
 def layout(text: str, title: str = "") -> list[Unit]:
@@ -160,6 +170,7 @@ def layout(text: str, title: str = "") -> list[Unit]:
             roles[i] = Role.FURNITURE
     _footers(text, spans, roles, rows)
     _steps(text, spans, roles)
+    _page_cuts(text, spans, roles, rows)
     for i in range(1, len(roles)):
         # "4. Approving Authority.\n\nSecretary of Commerce.": a short line
         # under a heading that ends like a sentence is that heading's body.
@@ -202,6 +213,60 @@ def _footers(
         edge = i in (0, len(roles) - 1) and (any(page) or doi)
         if beside or edge:
             roles[i] = Role.FURNITURE
+
+
+def _page_cuts(
+    text: str, spans: list[tuple[int, int]], roles: list[Role], rows: dict[int, int]
+) -> None:
+    """Make a sentence a page break cuts one statement, begun where it begins.
+
+    "If no Accept-Language header is present in the request, the server", a
+    page's footer and the next page's header, then "SHOULD assume that all
+    languages are equally acceptable.": the first half is too short to stand
+    as a statement on its own, and the rest, standing alone, would be a claim
+    without its subject. The first half becomes the statement (``pool.resumed``
+    quotes the rest with it) and the rest a fragment, no claim of its own.
+    """
+    rests: set[int] = set()
+    for i, role in enumerate(roles):
+        if i in rests or role not in (Role.STATEMENT, Role.FRAGMENT, Role.ITEM):
+            continue
+        if role is Role.FRAGMENT and (
+            spans[i][0] in rows or looks_like_code(text[slice(*spans[i])], False)
+        ):
+            continue  # grammar and table rows stay what they are
+        j = i + 1
+        while j < len(roles) and roles[j] is Role.FURNITURE:
+            j += 1
+        if j == i + 1 or j == len(roles) or roles[j] not in (Role.STATEMENT, Role.FRAGMENT):
+            continue
+        if "\f" not in text[spans[i][1] : spans[j][0]]:
+            continue
+        if finishes(text[slice(*spans[i])], text[slice(*spans[j])]):
+            if role is Role.FRAGMENT:
+                roles[i] = Role.STATEMENT
+            roles[j] = Role.FRAGMENT
+            rests.add(j)
+
+
+def ends_sentence(text: str) -> bool:
+    return text.rstrip().endswith((".", "!", "?", ";", ":", ")", '"', "”"))
+
+
+def finishes(first: str, rest: str) -> bool:
+    """True when ``rest``, found after a page break, finishes the sentence ``first`` began.
+
+    The rest starts in lower case ("as described in section 3.2.2)."), or with
+    a requirement's keyword ("SHOULD assume ..."), or the first half stops on a
+    word no sentence ends on ("without rewriting the" | "HTTP-version might
+    ...") or inside a parenthesis ("a 502 (Bad" | "Gateway) response ...").
+    """
+    if ends_sentence(first) or not ends_sentence(rest):
+        return False
+    if rest[:1].islower() or _REQUIREMENT.match(rest):
+        return True
+    words = first.split()
+    return bool(words) and (words[-1].casefold() in _RUNS_ON or first.count("(") > first.count(")"))
 
 
 def _steps(text: str, spans: list[tuple[int, int]], roles: list[Role]) -> None:

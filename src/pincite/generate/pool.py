@@ -13,7 +13,7 @@ import math
 from collections.abc import Sequence
 
 from pincite.generate.base import Passage
-from pincite.generate.layout import Role, Unit, layout
+from pincite.generate.layout import Role, Unit, ends_sentence, finishes, layout
 from pincite.generate.question import Question
 from pincite.generate.rarity import stem_weights
 from pincite.generate.words import content_stems
@@ -64,8 +64,9 @@ def adjacent(first: Passage, passages: Sequence[Passage]) -> Passage | None:
     """The passage that continues ``first`` in the same document version, if retrieved.
 
     That is the next chunk; or, when ``first`` stops inside a sentence, a
-    chunk shortly after it that starts in lower case: the rest of a sentence
-    that a page's footnotes and running footer cut in two.
+    chunk shortly after it that starts in lower case or otherwise finishes
+    that sentence (``_finished_in``): the rest of a sentence that a page's
+    footnotes and running footer cut in two.
     """
     end = first.start + len(first.text)
     doc = first.evidence_id.split(":")[2:3]
@@ -76,9 +77,24 @@ def adjacent(first: Passage, passages: Sequence[Passage]) -> Passage | None:
         gap = p.start - end
         if 0 <= gap <= _ADJACENT_GAP:
             return p
-        if unfinished and 0 <= gap <= _PAGE_BREAK_GAP and p.text[:1].islower():
+        if (
+            unfinished
+            and 0 <= gap <= _PAGE_BREAK_GAP
+            and (p.text[:1].islower() or _finished_in(first, p))
+        ):
             return p
     return None
+
+
+def _finished_in(first: Passage, nxt: Passage) -> bool:
+    """True when ``nxt`` opens with the rest of the sentence ``first``'s last words began
+    (``layout.finishes``: "the server", a page break, "SHOULD assume ...")."""
+    said = [u for u in layout(first.text, first.title) if u.role is not Role.FURNITURE]
+    follow = layout(nxt.text, nxt.title)
+    if not said or not follow:
+        return False
+    last, rest = said[-1], follow[0]
+    return finishes(first.text[last.start : last.end], nxt.text[rest.start : rest.end])
 
 
 def resumed(text: str, units: Sequence[Unit], i: int) -> int | None:
@@ -88,7 +104,7 @@ def resumed(text: str, units: Sequence[Unit], i: int) -> int | None:
     resource (generally an HTTP URL," then the page's footer, a form feed and
     the next page's running header, then "as described in section 3.2.2).":
     only page furniture and a page break lie between the halves, and the rest
-    starts in lower case and finishes the sentence. A claim quotes both halves
+    finishes the sentence (``layout.finishes``). A claim quotes both halves
     and leaves the furniture out. Furniture without a page break (a link line,
     a rule) is no break in the sentence: what it holds may be the answer.
     """
@@ -101,10 +117,6 @@ def resumed(text: str, units: Sequence[Unit], i: int) -> int | None:
         return None
     if "\f" not in text[units[i].end : units[j].start]:
         return None
-    rest = text[units[j].start : units[j].end]
     # Not a code line or a new sentence after the break.
-    return j if rest[:1].islower() and ends_sentence(rest) else None
-
-
-def ends_sentence(text: str) -> bool:
-    return text.rstrip().endswith((".", "!", "?", ";", ":", ")", '"', "”"))
+    first, rest = text[units[i].start : units[i].end], text[units[j].start : units[j].end]
+    return j if finishes(first, rest) else None

@@ -29,7 +29,7 @@ from pincite.generate.defining import about, defines
 from pincite.generate.deontic import obligations
 from pincite.generate.elsewhere import asks_where, sends_elsewhere
 from pincite.generate.faq import restates, turned_round
-from pincite.generate.layout import Role, Unit, layout
+from pincite.generate.layout import Role, Unit, finishes, layout
 from pincite.generate.lists import run
 from pincite.generate.names import documents_named
 from pincite.generate.pointers import pointed_at
@@ -140,15 +140,20 @@ def candidates(
                 )
                 drafts.append((record, record, title, scoring.pattern_share * keyed, u.role))
                 continue
-            if u.role not in _CLAIMABLE:
-                continue
+            claimed: Role = u.role
+            if claimed not in _CLAIMABLE:
+                if not _runs_into_next(p, units, i, pool.passages):
+                    continue
+                claimed = Role.STATEMENT  # the first half of a sentence the next chunk finishes
+            elif i == 0 and _finishes_previous(p, pool.passages):
+                continue  # "SHOULD assume ...": quoted with its start, from the chunk before
             definition = defines(question, pool, p, units, u, scoring)
             if definition and not _says_yes_or_no(question, p.text[u.start : u.end], u.title):
                 definition = 0.0
             # A definition, and a step of a procedure, often needs the sentence after it.
             runs_on = (definition > 0 and u.first) or question.kind is QuestionKind.PROCEDURE
             pieces, scored = _pieces(question, p, units, i, pool.passages, scoring, runs_on)
-            drafts.append((pieces, scored, title, definition, u.role))
+            drafts.append((pieces, scored, title, definition, claimed))
     if not drafts or not question.stems:
         return []
     names = documents_named(question.names, pool.passages)
@@ -310,13 +315,66 @@ def _pieces(
             follow = layout(nxt_p.text, nxt_p.title)
             # Not a heading, a list item, a page number or a footnote: "- Upgrades not
             # approved in advance" ends its list where "## Definitions" opens the next chunk.
-            if (
-                follow
-                and follow[0].role in (Role.STATEMENT, Role.FRAGMENT, Role.LEADIN)
-                and not nxt_p.text[follow[0].start : follow[0].start + 1].isupper()
-            ):
+            if follow and _continues(p.text[start:end], nxt_p, follow[0]):
                 pieces.append((nxt_p, follow[0].start, follow[0].end))
     return tuple(pieces), (sentence if ran_on else tuple(pieces))
+
+
+def _continues(first: str, nxt: Passage, u: Unit) -> bool:
+    """True when ``u``, opening the next chunk, goes on with what ``first`` left unfinished.
+
+    Not a heading, a list item, a page number or a footnote: "- Upgrades not
+    approved in advance" ends its list where "## Definitions" opens the next
+    chunk. A rest in capitals goes on only where a page break's rest would
+    (``layout.finishes``: "the server" | "SHOULD assume ...").
+    """
+    if u.role not in (Role.STATEMENT, Role.FRAGMENT, Role.LEADIN):
+        return False
+    rest = nxt.text[u.start : u.end]
+    return not rest[:1].isupper() or finishes(first, rest)
+
+
+def _runs_into_next(p: Passage, units: list[Unit], i: int, passages: Sequence[Passage]) -> bool:
+    """True for a passage's last words, too short for a statement, that the next chunk
+    finishes: "If no Accept-Language header is present in the request, the server",
+    then the page break where the chunk ends, then "SHOULD assume that ...".
+    """
+    u = units[i]
+    if u.role is not Role.FRAGMENT or u.row or ends_sentence(p.text[u.start : u.end]):
+        return False
+    if any(x.role is not Role.FURNITURE for x in units[i + 1 :]):
+        return False
+    nxt = adjacent(p, passages)
+    if nxt is None:
+        return False
+    follow = layout(nxt.text, nxt.title)
+    return (
+        bool(follow)
+        and follow[0].role in (Role.STATEMENT, Role.FRAGMENT)
+        and finishes(p.text[u.start : u.end], nxt.text[follow[0].start : follow[0].end])
+    )
+
+
+def _finishes_previous(p: Passage, passages: Sequence[Passage]) -> bool:
+    """True when ``p`` opens with the rest of a sentence that a retrieved chunk before it
+    began: the claim quotes the two halves from there (``_pieces``), so the rest is no
+    claim of its own."""
+    follow = layout(p.text, p.title)
+    for q in passages:
+        if q is p or not follow or adjacent(q, passages) is not p:
+            continue
+        units = layout(q.text, q.title)
+        said = [k for k, u in enumerate(units) if u.role is not Role.FURNITURE]
+        if not said:
+            continue
+        last = units[said[-1]]
+        if last.role in _CLAIMABLE:
+            first = q.text[last.start : last.end]
+            if not ends_sentence(first) and _continues(first, p, follow[0]):
+                return True
+        elif _runs_into_next(q, units, said[-1], passages):
+            return True
+    return False
 
 
 def _asked(question: Question, u: Unit) -> bool:
