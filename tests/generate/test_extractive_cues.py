@@ -740,6 +740,10 @@ def test_examples_asked_of_and_given() -> None:
         ("What does section 4.2 say about encryption?", False),
         ("What documents do I need to submit for reimbursement?", False),
         ("What RFC defines the classes of status codes?", True),
+        ("nist publication to follow for scrubbing data off old laptops", True),
+        ("What guidance should we follow when we sanitize media?", True),
+        ("What standard should we use for passwords, 12 or 16 characters?", False),
+        ("Do we have to follow the travel policy abroad?", False),
     ],
 )
 def test_where_to_read_is_asked_in_so_many_words(question: str, asks: bool) -> None:

@@ -24,13 +24,18 @@ ELSEWHERE = re.compile(
     r",\s*(?:please\s+)?(?:see|refer\s+to|consult)\b",
     re.I,
 )
-# "Where can I read more about ...?", "Which document covers ...?": a pointer answers it.
+# "Where can I read more about ...?", "Which document covers ...?", "NIST publication to
+# follow for ...?": a pointer answers it.
 ASKS_WHERE = re.compile(
     r"\bwhere\b|\bmore\s+(?:information|details|about)\b|\bwhich\s+(?:\w+\s+)?"
     r"(?:documents?|guides?|publications?|sections?|standards?|rfcs?|specs?|specifications?)\b"
     r"|\bwhat\s+(?:documents?|guides?|publications?|sections?|standards?|rfcs?|specs?|"
     r"specifications?)\s+(?:defines?|covers?|describes?|explains?|specif(?:y|ies)|says?)\b"
-    r"|\bfurther\s+reading\b",
+    r"|\bfurther\s+reading\b"
+    # "nist publication to follow for scrubbing laptops", "what guidance should we consult"
+    r"|\b(?:documents?|guides?|guidance|publications?|standards?|rfcs?|specs?|specifications?)"
+    r"\s+(?:to|(?:should|do|must|can)\s+(?:we|i|you)(?:\s+\w+)?)\s+"
+    r"(?:follow|read|consult|see)\b",
     re.I,
 )
 
