@@ -906,6 +906,15 @@ def test_a_question_asking_for_a_type_of_answer_wants_a_sentence_giving_it(
             "Thin clients are generally more flexible and efficient than thick clients.",
             "Thin clients run in a web browser.",
         ),
+        # SP 800-46r2 section 3.1: a difference stated of both at once.
+        (
+            "According to SP 800-46 Revision 2, how do PCs and mobile devices differ?",
+            "difference",
+            "Still, the security controls available for PCs and mobile devices are "
+            "significantly different as of this writing.",
+            # "different" naming what follows it states no difference.
+            "PCs and mobile devices are different kinds of client device.",
+        ),
     ],
 )
 def test_what_gives_a_type_of_answer(question: str, kind: str, gives: str, lacks: str) -> None:

@@ -73,9 +73,12 @@ _DIFFERENCE_ASKED = re.compile(
 )
 # "There is an important difference between tunnels and portals", "unlike a tunnel",
 # "terminal servers present a desktop, while portals present a web page", "thin clients
-# are more flexible than thick clients"; not any "different" ("uses different forms").
+# are more flexible than thick clients", "the controls for PCs and mobile devices are
+# significantly different"; not any "different" ("uses different forms").
 _DIFFERENCE_GIVEN = re.compile(
     r"\bdiffer(?:s|ed)?\b|\bdifferences?\b|\bdifferent(?:ly)?\s+(?:from|than|to)\b|\bunlike\b|"
+    r"\b(?:are|is|remain|were)\s+(?:\w+ly\s+)?different(?=\s*(?:[.,;:)]|$)|\s+(?:as|in|for|"
+    r"because|since|when|and|but)\b)|"
     r"\bwhereas\b|\bin\s+contrast\b|\bdistinguish\w*|\bdistinct\s+from\b|,\s+while\b|"
     r"\b(?:more|less|fewer|greater|better|worse)\s+(?:[\w-]+\s+){1,4}?than\b",
     re.I,
