@@ -6,11 +6,12 @@ The answerer and the support checker compare words by stem, so both read
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 import snowballstemmer  # type: ignore[import-untyped]
 
-__all__ = ["family_stem", "stem"]
+__all__ = ["american", "family_stem", "stem"]
 
 _stemmer = snowballstemmer.stemmer("english")
 
@@ -67,11 +68,82 @@ _NOT_ADJECTIVES = frozenset(
 )
 
 
+# British spellings read as American ones, so a question typed "organisation" finds a
+# document's "organization" and "recognise" its "unrecognized": Porter2 stems the two
+# apart ("organis", "organ"). "-ise" only where "-ize" spells the same word: not
+# "advise", "revise" or "enterprise", whose stems ("revis") match their nouns'
+# ("revision") as they are.
+_BRITISH = re.compile(r"^(\w{3,}?)is(e|es|ed|ing|ation|ations|er|ers|able)$")
+_ONLY_ISE = frozenset(
+    {
+        "adv", "appr", "ar", "chast", "circumc", "clockw", "compr", "comprom", "conc",
+        "cru", "dem", "desp", "dev", "disgu", "enterpr", "exc", "exerc", "expert", "franch",
+        "improv", "inc", "likew", "merchand", "mort", "otherw", "parad", "po", "pra",
+        "prec", "prem", "prom", "ra", "repr", "rev", "superv", "surpr", "telev", "treat",
+        "advert", "lia", "bru", "cer", "sunr", "upr",
+    }
+)  # fmt: skip
+_OUR = re.compile(
+    r"^(behavi|col|fav|hon|lab|neighb|harb|hum|rum|vap|vig|endeav|flav|arm|od|rig|tum|sav)"
+    r"our(s|ed|ing|able|ite|ites)?$"
+)
+
+
+_ANALYSE = re.compile(r"^(ana|para|cata|dia)lys(e|es|ed|ing|er|ers)$")
+# Whole words whose two spellings Porter2 stems apart, and their plurals.
+_SPELLINGS = {
+    "centre": "center",
+    "metre": "meter",
+    "litre": "liter",
+    "theatre": "theater",
+    "fibre": "fiber",
+    "licence": "license",
+    "defence": "defense",
+    "offence": "offense",
+    "pretence": "pretense",
+    "programme": "program",
+    "catalogue": "catalog",
+    "dialogue": "dialog",
+    "enrolment": "enrollment",
+    "instalment": "installment",
+    "fulfil": "fulfill",
+    "judgement": "judgment",
+    "acknowledgement": "acknowledgment",
+    "ageing": "aging",
+    "grey": "gray",
+}
+
+
+def american(word: str) -> str:
+    """``word`` (lower case) in American spelling where its British form ("-ise",
+    "-our", "-yse", "centre", "licence" …) is one of the two spellings of the same word;
+    otherwise unchanged."""
+    plain = _SPELLINGS.get(word) or (
+        _SPELLINGS[word[:-1]] + "s" if word.endswith("s") and word[:-1] in _SPELLINGS else None
+    )
+    if plain is not None:
+        return plain
+    if "lys" in word:
+        m = _ANALYSE.match(word)
+        if m is not None:
+            return f"{m.group(1)}lyz{m.group(2)}"
+    if word.endswith(("e", "es", "ed", "ing", "ation", "ations", "er", "ers", "able")):
+        m = _BRITISH.match(word)
+        if m is not None and m.group(1) not in _ONLY_ISE:
+            return f"{m.group(1)}iz{m.group(2)}"
+    if "our" in word:
+        m = _OUR.match(word)
+        if m is not None:
+            return f"{m.group(1)}or{m.group(2) or ''}"
+    return word
+
+
+@lru_cache(maxsize=65536)
 def family_stem(word: str) -> str:
     """``stem``, with a few nouns read as the verb they name, "-ionary" adjectives as
-    their nouns and a few short forms as their words (the answerer's; retrieval and
-    the support checker use ``stem``)."""
-    s = stem(word)
+    their nouns, a few short forms as their words and British spellings as American
+    ones (the answerer's; retrieval and the support checker use ``stem``)."""
+    s = stem(american(word))
     if s.endswith("ionari") and s not in _NOT_ADJECTIVES:
         # The stem, not the word: "probationaries" is cut to "probation" too.
         return stem(s[:-3])

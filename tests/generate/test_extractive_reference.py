@@ -503,3 +503,39 @@ def test_which_names_a_versioned_protocol_s_items_as_a_list() -> None:
     generation = generate(q.text, hop)
     assert [c.text for c in generation.claims] == ["Connection", "Keep-Alive", "TE", "Upgrade"]
     assert_pinned(generation, [hop])
+
+
+def test_a_british_spelling_is_read_as_the_american_one() -> None:
+    from pincite.stems import family_stem
+
+    for a, b in (
+        ("organisation", "organization"),
+        ("authorised", "authorized"),
+        ("unauthorised", "unauthorized"),
+        ("anonymised", "anonymized"),
+        ("behaviour", "behavior"),
+        ("colours", "colors"),
+        ("analyse", "analyze"),
+        ("licences", "licenses"),
+        ("centre", "center"),
+        ("programme", "program"),
+    ):
+        assert family_stem(a) == family_stem(b), (a, b)
+    # "-ise" that is no "-ize" keeps its stem, which its noun shares.
+    for a, b in (("revise", "revision"), ("supervised", "supervision"), ("precise", "precision")):
+        assert family_stem(a) == family_stem(b), (a, b)
+    # And "-our" that is no "-or": "hour" is not "hor".
+    assert family_stem("hours") == "hour"
+    assert family_stem("your") == "your"
+
+
+def test_a_question_in_british_english_finds_the_american_sentence() -> None:
+    p = passage(
+        1,
+        "## Analytics\n\n"
+        "The data team reviews the analytics dashboards every week.\n\n"
+        "The organization's analytics are reviewed by the privacy office each quarter.\n",
+    )
+    answer = generate("Who reviews the organisation's analytics?", p)
+    assert "privacy office" in answer.claims[0].text
+    assert_pinned(answer, [p])
