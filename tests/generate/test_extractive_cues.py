@@ -8,6 +8,8 @@ Each test failed on the answerer before the rule it names was read.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from extractive_helpers import best, passage
 
@@ -915,6 +917,28 @@ def test_a_question_asking_for_a_type_of_answer_wants_a_sentence_giving_it(
             # "different" naming what follows it states no difference.
             "PCs and mobile devices are different kinds of client device.",
         ),
+        # SP 800-46r2: a pointer to another publication answers which publication.
+        (
+            "nist publication to follow for scrubbing data off old telework laptops",
+            "source",
+            "See NIST SP 800-88, Guidelines for Media Sanitization, for additional information.",
+            "It may be necessary to scrub the telework data without affecting personal data.",
+        ),
+        (
+            "We're exposing some internal servers through remote access. Where can we find "
+            "hardening guidance for them?",
+            "source",
+            "Sources of hardening information include the National Checklist Repository "
+            "(http://checklists.nist.gov/).",
+            "Servers reachable through remote access should be hardened.",
+        ),
+        # RFC 2616 section 3.7: the RFC the question names is not the one it asks for.
+        (
+            "Which RFC does RFC 2616 point to for registering a new media type?",
+            "source",
+            "The registration process is outlined in RFC 1590.",
+            "Media-type values are registered with IANA.",
+        ),
     ],
 )
 def test_what_gives_a_type_of_answer(question: str, kind: str, gives: str, lacks: str) -> None:
@@ -947,10 +971,20 @@ def test_what_gives_a_type_of_answer(question: str, kind: str, gives: str, lacks
         "What is the purpose of this policy?",
         "Who determines the purpose of processing personal data?",
         "When must the purpose of a data transfer be documented?",
+        # An RFC the question names is what it asks about; a place to go is no source.
+        "which RFC 2616 header field carries a SHA-256 digest of the response body?",
+        "where do I get my temporary Google password on day one?",
     ],
 )
 def test_questions_asking_for_no_type_of_answer(question: str) -> None:
     assert asked_type(parse_question(question)) is None
+
+
+def test_a_publication_the_question_names_is_not_the_source_it_asks_for() -> None:
+    question = parse_question("Which RFC does RFC 2616 point to for registering a media type?")
+    asked = {w.casefold() for w in re.findall(r"\w+", question.text)}
+    assert kind_cue(question, "The registration process is outlined in RFC 1590.", asked)
+    assert not kind_cue(question, "Media types are registered as RFC 2616 requires.", asked)
 
 
 def test_what_a_thing_is_for_is_still_what_it_is() -> None:

@@ -47,6 +47,21 @@ _CONTROL_ASKED = re.compile(
 )
 # "AC-20", "CP-9", "PR.AC-3", "AC-2 (1)": a control catalogue's identifiers.
 _CONTROL = re.compile(r"(?<![\w.-])[A-Z]{2}(?:\.[A-Z]{2})?-\d{1,2}(?![\w-])")
+# "Which NIST publication covers Bluetooth?", "which RFC does RFC 2616 point to ...?",
+# "nist publication to follow for ...", "where can we find hardening guidance?": a
+# publication, a section or a site, named. Not "which RFC 2616 header ...?" (the RFC
+# named is what it is about), nor "where do I get my password?" (a place to go).
+_SOURCE_ASKED = re.compile(
+    r"\b(?:which|what|nist)\s+(?:[\w-]+\s+){0,2}?(?:publications?|rfcs?)\b(?!\s*[\d(])"
+    r"|\bwhere\s+(?:can|could|should|do|does)\s+(?:i|we|you|one|they)\s+(?:find|read|look)\b",
+    re.I,
+)
+# "NIST SP 800-88", "RFC 1590", "Section 4 of ...", "(http://checklists.nist.gov/)".
+_SOURCE = re.compile(
+    r"\b(?:RFC|SP|FIPS|NISTIR)\s*(\d[\d-]*)|\bSpecial\s+Publication\s+(\d[\d-]*)"
+    r"|\bSection\s+(\d[\d.]*)|(https?://|www\.)",
+    re.I,
+)
 # "What are examples of X?", "... looking for concrete examples", "for instance?".
 _EXAMPLES_ASKED = re.compile(
     r"\bexamples?\s+of\b|\b(?:some|any|concrete|specific|give|list|with|few)\s+examples\b|"
@@ -113,6 +128,7 @@ _ASKED = (
     ("difference", _DIFFERENCE_ASKED),
     ("examples", _EXAMPLES_ASKED),
     ("purpose", _PURPOSE_ASKED),
+    ("source", _SOURCE_ASKED),
 )
 _GIVEN = {
     "uses": _USE_GIVEN,
@@ -123,8 +139,8 @@ _GIVEN = {
 
 
 def asked_type(question: Question) -> str | None:
-    """ "code", "control", "uses", "difference", "examples" or "purpose" when the question
-    asks for one; None for a yes/no question and for a code or control question that
+    """ "code", "control", "uses", "difference", "examples", "purpose" or "source" when
+    the question asks for one; None for a yes/no question and for a code or control question that
     names its own ("404 or 410?": the codes are what it is about)."""
     if question.whether:
         return None
@@ -147,6 +163,13 @@ def gives_type(kind: str, text: str, asked: set[str]) -> bool:
         return any(m.group() not in asked for m in _CODE.finditer(text))
     if kind == "control":
         return _CONTROL.search(text) is not None
+    if kind == "source":
+        # A publication the question names is what it asks about: "Which RFC does RFC
+        # 2616 point to ...?" is not answered by a sentence naming RFC 2616.
+        return any(
+            m.group(4) or (m.group(1) or m.group(2) or m.group(3)).rstrip(".-") not in asked
+            for m in _SOURCE.finditer(text)
+        )
     return _GIVEN[kind].search(text) is not None
 
 
