@@ -539,3 +539,27 @@ def test_a_question_in_british_english_finds_the_american_sentence() -> None:
     answer = generate("Who reviews the organisation's analytics?", p)
     assert "privacy office" in answer.claims[0].text
     assert_pinned(answer, [p])
+
+
+def test_what_the_question_denies_is_named_by_a_negating_prefix() -> None:
+    from pincite.generate.words import negated
+
+    assert negated("a chunk extension it doesn't recognise", "unrecognized extensions", {"recogn"})
+    assert negated("what if the key is not supported?", "Unsupported keys", {"support"}) == {
+        "support"
+    }
+    # A question that denies nothing is not answered by the denial.
+    assert not negated("a chunk extension it recognises", "unrecognized extensions", {"recogn"})
+    # RFC 7230 section 4.1.1: the rule for extensions a recipient does not know.
+    p = passage(
+        1,
+        "4.1.1. Chunk Extensions\n\n"
+        "The chunked encoding allows each chunk to include zero or more chunk extensions, "
+        "immediately following the chunk-size, for the sake of supplying per-chunk metadata.\n\n"
+        "A recipient MUST ignore unrecognized chunk extensions.\n",
+    )
+    answer = generate(
+        "my chunked decoder hits a chunk extension it doesn't recognise - error out or what?", p
+    )
+    assert "MUST ignore" in answer.claims[0].text
+    assert_pinned(answer, [p])

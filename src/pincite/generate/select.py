@@ -39,7 +39,7 @@ from pincite.generate.records import record_line
 from pincite.generate.scope import asks_scope, describes_itself
 from pincite.generate.scoring import Scoring
 from pincite.generate.tables import names_row, table_values
-from pincite.generate.words import compounds, content_stems, joined_pairs
+from pincite.generate.words import compounds, content_stems, joined_pairs, negated
 
 __all__ = ["Candidate", "Scoring", "candidates"]
 
@@ -193,6 +193,7 @@ def candidates(
         own |= {s for word, parts in joined if word in own for s in parts} & q_set
         own |= acronyms(question.text, text, q_set - own, absent)
         own |= obligations(text, q_set - own)
+        own |= negated(question.text, text, q_set - own)
         # "Can an agency ... beyond the FIPS 199 categories?": a sentence of FIPS 199
         # need not repeat its document's name to answer what is asked of it.
         title = title | names.get(pieces[0][0].number, set())

@@ -15,6 +15,7 @@ __all__ = [
     "compounds",
     "content_stems",
     "joined_pairs",
+    "negated",
     "stem",
 ]
 
@@ -89,3 +90,18 @@ def joined_pairs(question: str) -> list[tuple[str, frozenset[str]]]:
         parts = frozenset(stem(w) for w in (a, b) if w not in STOPWORDS)
         pairs.append((stem(a + b), parts))
     return pairs
+
+
+# "doesn't", "does not", "never", "cannot": the question denies what it names.
+_DENIED = re.compile(r"\b(?:not|never|cannot|no\s+longer)\b|n['’]t\b", re.I)
+# "unrecognized", "unsupported", "non-approved": the prefix denies the word.
+_UN = re.compile(r"\b(?:un|non-?)([a-z]{4,})\b")
+
+
+def negated(question: str, text: str, wanted: set[str]) -> set[str]:
+    """The stems in ``wanted`` that ``text`` states with a negating prefix when the
+    question denies them: "a chunk extension it doesn't recognise" is what
+    "unrecognized chunk extensions" names."""
+    if not wanted or _DENIED.search(question) is None or "n" not in text:
+        return set()
+    return {s for m in _UN.finditer(text.casefold()) if (s := stem(m.group(1))) in wanted}
