@@ -41,6 +41,12 @@ def sentences(text: str, start: int = 0, end: int | None = None) -> list[str]:
         ("Apples, pears, etc. The rest.", ["Apples, pears, etc.", "The rest."]),
         ("Wait... what? Yes… Done.", ["Wait... what?", "Yes…", "Done."]),
         ("这是第一句。这是第二句！", ["这是第一句。", "这是第二句！"]),
+        # An initial is no page number: "P." before a name ends nothing.
+        (
+            "Written by D. Crocker and P. Overell in 2008. Fine.",
+            ["Written by D. Crocker and P. Overell in 2008.", "Fine."],
+        ),
+        ("See p. 5 for it. Fine.", ["See p. 5 for it.", "Fine."]),
     ],
 )
 def test_abbreviations_numbers_and_punctuation(text: str, expected: list[str]) -> None:
@@ -191,3 +197,18 @@ def test_spans_are_ordered_stripped_and_cover_every_visible_character(
         previous_end = e
     visible = {i for i in range(start, end) if not text[i].isspace()}
     assert visible <= covered
+
+
+def test_a_reference_list_entry_is_one_sentence() -> None:
+    # RFC 7230 section 12.1: a title quoted across a line break, after an initial.
+    entry = (
+        '[RFC5234] Crocker, D., Ed. and P. Overell, "Augmented BNF for\n'
+        '          Syntax Specifications: ABNF", STD 68, RFC 5234,\n'
+        "          January 2008."
+    )
+    assert sentences(entry) == [entry]
+    # A Title Case line with its quotes closed is still a heading.
+    assert sentences('The "Quick" Start Guide\nRun the installer first.') == [
+        'The "Quick" Start Guide',
+        "Run the installer first.",
+    ]

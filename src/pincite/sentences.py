@@ -187,6 +187,9 @@ def _looks_like_heading(line: str) -> bool:
     stripped = line.strip()
     if len(stripped) > 80 or stripped.endswith(_TERMINAL) or stripped.endswith(","):
         return False
+    if stripped.count('"') % 2 or stripped.count("“") > stripped.count("”"):
+        # A title quoted across a line break: 'Overell, "Augmented BNF for' goes on.
+        return False
     if _NUMBERED_HEADING.match(stripped) and len(stripped) <= 60:
         return True
     words = _WORD.findall(stripped)
@@ -242,7 +245,8 @@ def _is_boundary(
     # Multi-dot runs like "..." are ellipses; an ellipsis before a capital ends a sentence.
     if len(marks.rstrip("\"'”’»)]")) > 1:
         return True
-    token = _token_before(text, ender_start).lower()
+    before = _token_before(text, ender_start)
+    token = before.lower()
     if _LIST_MARKER.fullmatch(text[block_start:ender_start].strip()):
         return False  # "1. First item", "a. Second item" at the start of a block
     starter = next_word.lower() in _STARTERS
@@ -250,6 +254,9 @@ def _is_boundary(
         return starter
     if token in _NEVER_END:
         return False
+    if len(before) == 1 and before.isupper():
+        # An initial, not "p." (page): "Ed. and P. Overell, ..." in a reference list.
+        return starter
     if token in _BEFORE_NUMBER:
         return not (next_word[0].isdigit() or (len(next_word) <= 3 and next_word.isupper()))
     if _DOTTED_ACRONYM.fullmatch(token) or (len(token) == 1 and token.isalpha()):
