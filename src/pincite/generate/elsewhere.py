@@ -16,8 +16,11 @@ __all__ = ["asks_where", "sends_elsewhere"]
 # Appendix A.)", "For more information on patch management, see NIST SP 800-40".
 # "See RFC 7231, Section 6.5.6, which defines 406." says what is there (a section
 # number's dots end no clause).
+# A reference list's entry ("[RFC5234] Crocker, D., Ed. and P. Overell, "Augmented BNF
+# ...", STD 68, RFC 5234, January 2008.") names a publication and answers nothing else.
 ELSEWHERE = re.compile(
-    r"[(\s]*(?:please\s+)?(?:see|refer\s+to)\s+(?:also\s+)?(?:sections?|§|appendix|appendices|"
+    r"(?-i:\[[\w.+-]{1,20}\]\s+[A-Z][\w'’-]+,\s+[A-Z]\.)"
+    r"|[(\s]*(?:please\s+)?(?:see|refer\s+to)\s+(?:also\s+)?(?:sections?|§|appendix|appendices|"
     r"table|figure|chapter|part|rfc|\[|nist|sp|fips|the\s+(?:\w+\s+){1,3}(?:policy|guide|"
     r"standard|document|section))(?![^()]*\)\s*\w)(?!(?:[^.;]|\.(?=\d))*[,;]\s*which\b)"
     r"|for\s+(?:more\s+|further\s+|additional\s+)?(?:information|details|guidance)\b[^.;]{0,150}?"
