@@ -76,16 +76,16 @@ _NOT_ADJECTIVES = frozenset(
 _BRITISH = re.compile(r"^(\w{3,}?)is(e|es|ed|ing|ation|ations|er|ers|able)$")
 _ONLY_ISE = frozenset(
     {
-        "adv", "appr", "ar", "chast", "circumc", "clockw", "compr", "comprom", "conc",
-        "cru", "dem", "desp", "dev", "disgu", "enterpr", "exc", "exerc", "expert", "franch",
-        "improv", "inc", "likew", "merchand", "mort", "otherw", "parad", "po", "pra",
-        "prec", "prem", "prom", "ra", "repr", "rev", "superv", "surpr", "telev", "treat",
-        "advert", "lia", "bru", "cer", "sunr", "upr",
+        "adv", "advert", "appr", "appra", "bru", "cer", "chast", "circumc", "clockw", "compr",
+        "comprom", "conc", "cru", "dem", "desp", "dev", "disgu", "enterpr", "exc", "exerc",
+        "expert", "franch", "imprec", "improv", "inc", "lia", "likew", "merchand", "mort",
+        "otherw", "parad", "pra", "pract", "prec", "prem", "prom", "repr", "rev", "sunr",
+        "superv", "surpr", "telev", "treat", "upr",
     }
 )  # fmt: skip
 _OUR = re.compile(
-    r"^(behavi|col|fav|hon|lab|neighb|harb|hum|rum|vap|vig|endeav|flav|arm|od|rig|tum|sav)"
-    r"our(s|ed|ing|able|ite|ites)?$"
+    r"^((?:dis|un)?(?:behavi|col|fav|hon|lab|neighb|harb|hum|rum|vap|vig|endeav|flav|arm|od|"
+    r"rig|tum|sav))our(s|ed|ing|able|ably|ite|ites|al|ally|er|ers|ful|ist|ists)?$"
 )
 
 
@@ -111,6 +111,15 @@ _SPELLINGS = {
     "acknowledgement": "acknowledgment",
     "ageing": "aging",
     "grey": "gray",
+    "greyed": "grayed",
+    "centred": "centered",
+    "catalogued": "cataloged",
+    "cataloguing": "cataloging",
+    "practise": "practice",
+    "practised": "practiced",
+    "practising": "practicing",
+    "fulfilment": "fulfillment",
+    "fulfils": "fulfills",
 }
 
 

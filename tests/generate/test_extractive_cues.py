@@ -541,6 +541,37 @@ def test_a_sentence_sending_the_reader_elsewhere_is_no_answer() -> None:
     assert best(where, pointer, stated).startswith("See Section 6")
 
 
+def test_a_reference_list_entry_answers_only_where_to_read() -> None:
+    from pincite.generate.elsewhere import sends_elsewhere
+
+    # RFC 7230 section 12: an entry names a publication, whatever words it shares.
+    entry = (
+        '[RFC5234] Crocker, D., Ed. and P. Overell, "Augmented BNF for Syntax '
+        'Specifications: ABNF", STD 68, RFC 5234, January 2008.'
+    )
+    assert sends_elsewhere(entry)
+    assert sends_elsewhere('[33] Fielding, R., Gettys, J. and H. Frystyk, "HTTP/1.1", 1997.')
+    assert not sends_elsewhere("[RFC5234] defines the core rules ALPHA, DIGIT and CRLF.")
+    assert not sends_elsewhere("[Optional] Include a request ID, e.g. a UUID.")
+    generator = ExtractiveGenerator(config=ExtractiveConfig(threshold_lexical=-1.0))
+    (rules,) = generator.rank(
+        parse_question("Which core ABNF rules does RFC 7230 take over from RFC 5234?"),
+        [passage(1, entry)],
+    )
+    assert rules.score == pytest.approx(rules.base * Scoring().elsewhere_factor)
+    (where,) = generator.rank(
+        parse_question("Which RFC defines the ABNF syntax specifications?"), [passage(1, entry)]
+    )
+    assert where.score >= where.base  # a source named, as asked
+    # Asked for a publication, a pointer to one is not marked down.
+    pointer = "See NIST SP 800-88, Guidelines for Media Sanitization, for more information."
+    (named,) = generator.rank(
+        parse_question("What NIST publication covers wiping telework devices?"),
+        [passage(1, pointer)],
+    )
+    assert named.score >= named.base
+
+
 def test_what_a_status_the_scene_names_is_telling_me_is_its_definition() -> None:
     # RFC 2616 10.4.7 under its heading, against a sentence of 14.1 about sending 406.
     defined = passage(
@@ -974,6 +1005,10 @@ def test_what_gives_a_type_of_answer(question: str, kind: str, gives: str, lacks
         # An RFC the question names is what it asks about; a place to go is no source.
         "which RFC 2616 header field carries a SHA-256 digest of the response body?",
         "where do I get my temporary Google password on day one?",
+        "What is the publication deadline for the annual report?",
+        "Which publication date does FIPS 200 give for SP 800-60?",
+        "Which publications need approval before release?",
+        "Where can I find the expense claim form?",
     ],
 )
 def test_questions_asking_for_no_type_of_answer(question: str) -> None:

@@ -521,12 +521,23 @@ def test_a_british_spelling_is_read_as_the_american_one() -> None:
         ("programme", "program"),
     ):
         assert family_stem(a) == family_stem(b), (a, b)
-    # "-ise" that is no "-ize" keeps its stem, which its noun shares.
-    for a, b in (("revise", "revision"), ("supervised", "supervision"), ("precise", "precision")):
+    # Their inflections and prefixed forms too.
+    for a, b in (
+        ("behavioural", "behavior"),
+        ("unfavourable", "unfavorable"),
+        ("practised", "practice"),
+        ("catalogued", "catalog"),
+    ):
         assert family_stem(a) == family_stem(b), (a, b)
-    # And "-our" that is no "-or": "hour" is not "hor".
-    assert family_stem("hours") == "hour"
-    assert family_stem("your") == "your"
+    # "-ise" that is no "-ize" keeps its stem, which its noun shares.
+    for a, b in (
+        ("revise", "revision"),
+        ("supervised", "supervision"),
+        ("precise", "precision"),
+        ("appraised", "appraisal"),
+        ("imprecise", "imprecision"),
+    ):
+        assert family_stem(a) == family_stem(b), (a, b)
 
 
 def test_a_question_in_british_english_finds_the_american_sentence() -> None:
@@ -550,6 +561,11 @@ def test_what_the_question_denies_is_named_by_a_negating_prefix() -> None:
     }
     # A question that denies nothing is not answered by the denial.
     assert not negated("a chunk extension it recognises", "unrecognized extensions", {"recogn"})
+    # Nor one that denies something else, nor by a verb that undoes ("unlock").
+    assert not negated("Why doesn't the known issues page load?", "Unknown issues", {"known"})
+    assert not negated("Why doesn't the door lock?", "Unlock the door first.", {"lock"})
+    assert not negated("Why is it not installed?", "Uninstall it first.", {"instal"})
+    assert negated("data that is not encrypted", "un-encrypted data", {"encrypt"})
     # RFC 7230 section 4.1.1: the rule for extensions a recipient does not know.
     p = passage(
         1,

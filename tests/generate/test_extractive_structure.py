@@ -289,6 +289,40 @@ def test_a_sentence_begun_at_a_chunks_end_is_finished_by_the_next_chunk() -> Non
     assert [c for c in alone if c.text.startswith("SHOULD assume")]
 
 
+def test_a_chunk_some_way_on_is_no_page_breaks_rest() -> None:
+    # Two chunks of one document 600 characters apart (the one between not retrieved),
+    # no page break where the first ends: the second's sentence is its own.
+    title = "Acme Travel Policy"
+    before = "## Approval\n\nTrips abroad longer than two weeks must be approved in writing by the"
+    after = "Finance office reimburses economy fares only, within 30 days of the claim.\n"
+    first = passage(1, before, title=title, document=1)
+    second = passage(2, after, start=len(before) + 600, title=title, document=1)
+    g = generate("Which fares does the finance office reimburse?", second, first)
+    assert g.claims[0].text == after.strip()
+    assert_pinned(g, [first, second])
+
+
+def test_a_list_item_before_a_page_break_keeps_the_next_page_s_sentence_apart() -> None:
+    # "- Sign in" ends on a word no sentence ends on, but an item is whole: the
+    # capitalised sentence after the break opens the next page.
+    text = (
+        "14.4 Access\n\n   To use the service:\n\n   - Open the client\n   - Sign in"
+        "\n\n\n\nFielding, et al.            Standards Track                   [Page 104]\n"
+        "\f\nRFC 2616                        HTTP/1.1                       June 1999\n\n\n"
+        "   Clients that fail authentication three times are locked out by the server for ten "
+        "minutes.\n"
+    )
+    units = layout(text, "RFC 2616, Hypertext Transfer Protocol -- HTTP/1.1")
+    said = {" ".join(text[u.start : u.end].split()): u.role for u in units}
+    assert said["- Sign in"] is Role.ITEM
+    locked = (
+        "Clients that fail authentication three times are locked out by the server for ten minutes."
+    )
+    assert said[locked] is Role.STATEMENT
+    assert not finishes("- Sign in", locked, item=True)
+    assert finishes("the server keeps a list ordered by the", locked)
+
+
 def test_what_finishes_a_sentence_after_a_page_break() -> None:
     assert finishes("send a 502 (Bad", "Gateway) response to the client.")
     assert finishes("without rewriting the", "HTTP-version might result in errors.")

@@ -52,8 +52,14 @@ _CONTROL = re.compile(r"(?<![\w.-])[A-Z]{2}(?:\.[A-Z]{2})?-\d{1,2}(?![\w-])")
 # publication, a section or a site, named. Not "which RFC 2616 header ...?" (the RFC
 # named is what it is about), nor "where do I get my password?" (a place to go).
 _SOURCE_ASKED = re.compile(
-    r"\b(?:which|what|nist)\s+(?:[\w-]+\s+){0,2}?(?:publications?|rfcs?)\b(?!\s*[\d(])"
-    r"|\bwhere\s+(?:can|could|should|do|does)\s+(?:i|we|you|one|they)\s+(?:find|read|look)\b",
+    r"\b(?:which|what|nist)\s+(?:[\w-]+\s+){0,2}?(?:publications?|rfcs?)(?!\s*[\d(])"
+    # ... with what it does, or asked last: not "the publication deadline", "which
+    # publication date", "which publications need approval".
+    r"(?:\s*\?|(?!\s+(?:dates?|deadlines?)\b)(?:['’]s)?\s+(?:[\w-]+\s+){0,3}?(?:does|do|did|is|"
+    r"was|should|must|would|sets?|covers?|defines?|describes?|specif(?:y|ies)|lists?|points?|"
+    r"explains?|gives?|on|about|to\s+(?:follow|read|consult|see))\b)"
+    r"|\bwhere\s+(?:can|could|should|do|does)\s+(?:i|we|you|one|they)\s+(?:find|read|look)\s+"
+    r"(?:[\w-]+\s+){0,2}?(?:information|guidance|details|documentation|more|further)\b",
     re.I,
 )
 # "NIST SP 800-88", "RFC 1590", "Section 4 of ...", "(http://checklists.nist.gov/)".
@@ -152,6 +158,8 @@ def asked_type(question: Question) -> str | None:
                 return None
             if name == "purpose" and _OF_DOCUMENT.search(question.text):
                 return None  # "What is the purpose of this policy?": its scope sentence
+            if name == "source" and question.expects is not None:
+                return None  # "What is the publication date of ...?": a date
             return name
     return None
 

@@ -242,7 +242,7 @@ def _page_cuts(
             continue
         if "\f" not in text[spans[i][1] : spans[j][0]]:
             continue
-        if finishes(text[slice(*spans[i])], text[slice(*spans[j])]):
+        if finishes(text[slice(*spans[i])], text[slice(*spans[j])], item=role is Role.ITEM):
             if role is Role.FRAGMENT:
                 roles[i] = Role.STATEMENT
             roles[j] = Role.FRAGMENT
@@ -253,20 +253,24 @@ def ends_sentence(text: str) -> bool:
     return text.rstrip().endswith((".", "!", "?", ";", ":", ")", '"', "”"))
 
 
-def finishes(first: str, rest: str) -> bool:
+def finishes(first: str, rest: str, *, item: bool = False) -> bool:
     """True when ``rest``, found after a page break, finishes the sentence ``first`` began.
 
     The rest starts in lower case ("as described in section 3.2.2)."), or with
     a requirement's keyword ("SHOULD assume ..."), or the first half stops on a
     word no sentence ends on ("without rewriting the" | "HTTP-version might
     ...") or inside a parenthesis ("a 502 (Bad" | "Gateway) response ...").
+    Not the last two for a list ``item``: "- Sign in" and "- Plan A" are whole,
+    and the capitalised sentence after the break is the next page's own.
     """
     if ends_sentence(first) or not ends_sentence(rest):
         return False
     if rest[:1].islower() or _REQUIREMENT.match(rest):
         return True
     words = first.split()
-    return bool(words) and (words[-1].casefold() in _RUNS_ON or first.count("(") > first.count(")"))
+    return (
+        not item and bool(words) and (words[-1] in _RUNS_ON or first.count("(") > first.count(")"))
+    )
 
 
 def _steps(text: str, spans: list[tuple[int, int]], roles: list[Role]) -> None:

@@ -88,13 +88,25 @@ def adjacent(first: Passage, passages: Sequence[Passage]) -> Passage | None:
 
 def _finished_in(first: Passage, nxt: Passage) -> bool:
     """True when ``nxt`` opens with the rest of the sentence ``first``'s last words began
-    (``layout.finishes``: "the server", a page break, "SHOULD assume ...")."""
+    (``layout.finishes``: "the server", a page break, "SHOULD assume ...").
+
+    Only across a page break ``first`` ends with (its footer, a form feed, the next
+    page's header): between two chunks some way apart, where no break shows, a
+    capitalised opening is the later chunk's own sentence, whatever word ``first``
+    stops on.
+    """
     said = [u for u in layout(first.text, first.title) if u.role is not Role.FURNITURE]
     follow = layout(nxt.text, nxt.title)
     if not said or not follow:
         return False
     last, rest = said[-1], follow[0]
-    return finishes(first.text[last.start : last.end], nxt.text[rest.start : rest.end])
+    if "\f" not in first.text[last.end :]:
+        return False
+    return finishes(
+        first.text[last.start : last.end],
+        nxt.text[rest.start : rest.end],
+        item=last.role is Role.ITEM,
+    )
 
 
 def resumed(text: str, units: Sequence[Unit], i: int) -> int | None:
@@ -119,4 +131,4 @@ def resumed(text: str, units: Sequence[Unit], i: int) -> int | None:
         return None
     # Not a code line or a new sentence after the break.
     first, rest = text[units[i].start : units[i].end], text[units[j].start : units[j].end]
-    return j if finishes(first, rest) else None
+    return j if finishes(first, rest, item=units[i].role is Role.ITEM) else None

@@ -174,7 +174,8 @@ def candidates(
     quoted = quoted_phrases(question)
     naming = [names_quoted(t, quoted) for t in texts] if quoted else []
     quoted = quoted if any(naming) else ()
-    elsewhere = not asks_where(question.text)
+    # Asked for a source, a pointer to one is what is asked for.
+    elsewhere = not asks_where(question.text) and asked_type(question) != "source"
     # "How does SP 800-145 define a cloud broker?" when no passage says "broker": no
     # sentence can define the term, only one spelling it some other way. (Not two
     # terms asked at once: "cloud broker and cloud carrier".)
@@ -316,12 +317,12 @@ def _pieces(
             follow = layout(nxt_p.text, nxt_p.title)
             # Not a heading, a list item, a page number or a footnote: "- Upgrades not
             # approved in advance" ends its list where "## Definitions" opens the next chunk.
-            if follow and _continues(p.text[start:end], nxt_p, follow[0]):
+            if follow and _continues(p.text[start:end], nxt_p, follow[0], item=u.role is Role.ITEM):
                 pieces.append((nxt_p, follow[0].start, follow[0].end))
     return tuple(pieces), (sentence if ran_on else tuple(pieces))
 
 
-def _continues(first: str, nxt: Passage, u: Unit) -> bool:
+def _continues(first: str, nxt: Passage, u: Unit, *, item: bool = False) -> bool:
     """True when ``u``, opening the next chunk, goes on with what ``first`` left unfinished.
 
     Not a heading, a list item, a page number or a footnote: "- Upgrades not
@@ -332,7 +333,7 @@ def _continues(first: str, nxt: Passage, u: Unit) -> bool:
     if u.role not in (Role.STATEMENT, Role.FRAGMENT, Role.LEADIN):
         return False
     rest = nxt.text[u.start : u.end]
-    return not rest[:1].isupper() or finishes(first, rest)
+    return not rest[:1].isupper() or finishes(first, rest, item=item)
 
 
 def _runs_into_next(p: Passage, units: list[Unit], i: int, passages: Sequence[Passage]) -> bool:
@@ -371,7 +372,9 @@ def _finishes_previous(p: Passage, passages: Sequence[Passage]) -> bool:
         last = units[said[-1]]
         if last.role in _CLAIMABLE:
             first = q.text[last.start : last.end]
-            if not ends_sentence(first) and _continues(first, p, follow[0]):
+            if not ends_sentence(first) and _continues(
+                first, p, follow[0], item=last.role is Role.ITEM
+            ):
                 return True
         elif _runs_into_next(q, units, said[-1], passages):
             return True

@@ -92,16 +92,31 @@ def joined_pairs(question: str) -> list[tuple[str, frozenset[str]]]:
     return pairs
 
 
-# "doesn't", "does not", "never", "cannot": the question denies what it names.
+# "doesn't", "does not", "never", "cannot": the question denies what follows it.
 _DENIED = re.compile(r"\b(?:not|never|cannot|no\s+longer)\b|n['’]t\b", re.I)
-# "unrecognized", "unsupported", "non-approved": the prefix denies the word.
-_UN = re.compile(r"\b(?:un|non-?)([a-z]{4,})\b")
+# "unrecognized", "un-encrypted", "non-approved", "unknown": a state the prefix denies;
+# not a reversing verb ("unlock", "uninstall", "unsubscribe").
+_UN = re.compile(r"\b(?:un|non)[-\u2010\u2011]?([a-z]{3,}(?:ed|able|ible|ized|ised)|known|aware)\b")
+_DENIAL_REACH = 3  # words after the denial that it governs
+_DETERMINERS = frozenset(
+    {"the", "a", "an", "this", "that", "these", "those", "its", "their", "my", "our", "your"}
+)
 
 
 def negated(question: str, text: str, wanted: set[str]) -> set[str]:
     """The stems in ``wanted`` that ``text`` states with a negating prefix when the
     question denies them: "a chunk extension it doesn't recognise" is what
-    "unrecognized chunk extensions" names."""
-    if not wanted or _DENIED.search(question) is None or "n" not in text:
+    "unrecognized chunk extensions" names, not "Why doesn't the known issues page
+    load?" what "Unknown issues" does."""
+    if not wanted or "n" not in text:
         return set()
-    return {s for m in _UN.finditer(text.casefold()) if (s := stem(m.group(1))) in wanted}
+    denied: set[str] = set()
+    for m in _DENIED.finditer(question):
+        after = _WORD.findall(question[m.end() :].casefold())[:_DENIAL_REACH]
+        if after and after[0] in _DETERMINERS:
+            continue  # "Why doesn't the page load?": the denial governs the verb after it
+        denied |= {stem(w) for w in after}
+    denied &= wanted
+    if not denied:
+        return set()
+    return {s for m in _UN.finditer(text.casefold()) if (s := stem(m.group(1))) in denied}
