@@ -207,6 +207,15 @@ def test_a_reference_list_entry_is_one_sentence() -> None:
         "          January 2008."
     )
     assert sentences(entry) == [entry]
+    # An inch mark opens no quote: the heading is still one.
+    assert sentences('Mounting the 19" Rack\nSlide the rails in first.') == [
+        'Mounting the 19" Rack',
+        "Slide the rails in first.",
+    ]
+    assert sentences('2.3 Installing 3.5" Drives\nInsert the drive.') == [
+        '2.3 Installing 3.5" Drives',
+        "Insert the drive.",
+    ]
     # A Title Case line with its quotes closed is still a heading.
     assert sentences('The "Quick" Start Guide\nRun the installer first.') == [
         'The "Quick" Start Guide',

@@ -99,6 +99,8 @@ _NUMBERED_HEADING = re.compile(r"[ \t]*\d+(?:\.\d+)*\.?[ \t]+\S")
 # happen to be capitalised ('Authentication" [43] . Unlike'), never a heading.
 # Not ")": "Section 3(a). Scope" is a heading.
 _SENTENCE_END_INSIDE = re.compile(r"(?:[a-z]{2}|[\]\"”’]\s?)(?P<mark>[.!?])[\"”’]?\s+[A-Z]")
+# A quote opened and not closed on the line; not an inch mark ('19" Rack').
+_OPEN_QUOTE = re.compile(r'(?:^|\s)["“][^"”]*$')
 _LOWER_OK = _wordset(
     """
     a an and as at by for from in into of on or the to with vs via over under per
@@ -187,11 +189,11 @@ def _looks_like_heading(line: str) -> bool:
     stripped = line.strip()
     if len(stripped) > 80 or stripped.endswith(_TERMINAL) or stripped.endswith(","):
         return False
-    if stripped.count('"') % 2 or stripped.count("“") > stripped.count("”"):
-        # A title quoted across a line break: 'Overell, "Augmented BNF for' goes on.
-        return False
     if _NUMBERED_HEADING.match(stripped) and len(stripped) <= 60:
         return True
+    if _OPEN_QUOTE.search(stripped):
+        # A title quoted across a line break: 'Overell, "Augmented BNF for' goes on.
+        return False
     words = _WORD.findall(stripped)
     if not words or len(words) > 10:
         return False

@@ -553,6 +553,7 @@ def test_a_reference_list_entry_answers_only_where_to_read() -> None:
     assert sends_elsewhere('[33] Fielding, R., Gettys, J. and H. Frystyk, "HTTP/1.1", 1997.')
     assert not sends_elsewhere("[RFC5234] defines the core rules ALPHA, DIGIT and CRLF.")
     assert not sends_elsewhere("[Optional] Include a request ID, e.g. a UUID.")
+    assert not sends_elsewhere("[Update] Today, A. Patel approved the new leave policy.")
     generator = ExtractiveGenerator(config=ExtractiveConfig(threshold_lexical=-1.0))
     (rules,) = generator.rank(
         parse_question("Which core ABNF rules does RFC 7230 take over from RFC 5234?"),
@@ -1013,6 +1014,19 @@ def test_what_gives_a_type_of_answer(question: str, kind: str, gives: str, lacks
 )
 def test_questions_asking_for_no_type_of_answer(question: str) -> None:
     assert asked_type(parse_question(question)) is None
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What NIST publication recommends multifactor authentication for remote access?",
+        "Which RFC obsoletes RFC 2616?",
+        "Which RFCs are referenced for URI syntax?",
+        "The telework guide's lists are based on which section of which NIST publication?",
+    ],
+)
+def test_a_publication_asked_for_by_what_it_does(question: str) -> None:
+    assert asked_type(parse_question(question)) == "source"
 
 
 def test_a_publication_the_question_names_is_not_the_source_it_asks_for() -> None:

@@ -566,6 +566,9 @@ def test_what_the_question_denies_is_named_by_a_negating_prefix() -> None:
     assert not negated("Why doesn't the door lock?", "Unlock the door first.", {"lock"})
     assert not negated("Why is it not installed?", "Uninstall it first.", {"instal"})
     assert negated("data that is not encrypted", "un-encrypted data", {"encrypt"})
+    assert negated("vacation days that are not used", "Unused days lapse.", {"use", "day"})
+    assert negated("leave that is not paid", "Unpaid leave is unrecorded.", {"paid"})
+    assert negated("what if it is not a managed device", "Unmanaged devices", {"manag"})
     # RFC 7230 section 4.1.1: the rule for extensions a recipient does not know.
     p = passage(
         1,

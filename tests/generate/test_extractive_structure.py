@@ -320,6 +320,8 @@ def test_a_list_item_before_a_page_break_keeps_the_next_page_s_sentence_apart() 
     )
     assert said[locked] is Role.STATEMENT
     assert not finishes("- Sign in", locked, item=True)
+    # An item cut after an article goes on over the break.
+    assert finishes("- Have the change approved by the", "Change Board before release.", item=True)
     assert finishes("the server keeps a list ordered by the", locked)
 
 

@@ -55,9 +55,9 @@ _SOURCE_ASKED = re.compile(
     r"\b(?:which|what|nist)\s+(?:[\w-]+\s+){0,2}?(?:publications?|rfcs?)(?!\s*[\d(])"
     # ... with what it does, or asked last: not "the publication deadline", "which
     # publication date", "which publications need approval".
-    r"(?:\s*\?|(?!\s+(?:dates?|deadlines?)\b)(?:['’]s)?\s+(?:[\w-]+\s+){0,3}?(?:does|do|did|is|"
-    r"was|should|must|would|sets?|covers?|defines?|describes?|specif(?:y|ies)|lists?|points?|"
-    r"explains?|gives?|on|about|to\s+(?:follow|read|consult|see))\b)"
+    r"(?:\s*\?|(?!\s+(?:dates?|deadlines?|fees?|numbers?|costs?|process(?:es)?|schedules?|"
+    r"requirements?|rules?)\b)(?:['’]s)?\s+(?:[\w-]+\s+){0,3}?(?:does|do|did|is|are|was|were|"
+    r"should|must|would|on|about|to\s+(?:follow|read|consult|see)|[a-z]{3,}(?:s|ed))\b)"
     r"|\bwhere\s+(?:can|could|should|do|does)\s+(?:i|we|you|one|they)\s+(?:find|read|look)\s+"
     r"(?:[\w-]+\s+){0,2}?(?:information|guidance|details|documentation|more|further)\b",
     re.I,

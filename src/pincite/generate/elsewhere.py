@@ -19,7 +19,7 @@ __all__ = ["asks_where", "sends_elsewhere"]
 # A reference list's entry ("[RFC5234] Crocker, D., Ed. and P. Overell, "Augmented BNF
 # ...", STD 68, RFC 5234, January 2008.") names a publication and answers nothing else.
 ELSEWHERE = re.compile(
-    r"(?-i:\[[\w.+-]{1,20}\]\s+[A-Z][\w'’-]+,\s+[A-Z]\.)"
+    r"(?-i:\[[\w.+-]{1,20}\]\s+[A-Z][\w'’-]+,\s+[A-Z]\.(?:,|\s+and\b|\s*[A-Z]\.))"
     r"|[(\s]*(?:please\s+)?(?:see|refer\s+to)\s+(?:also\s+)?(?:sections?|§|appendix|appendices|"
     r"table|figure|chapter|part|rfc|\[|nist|sp|fips|the\s+(?:\w+\s+){1,3}(?:policy|guide|"
     r"standard|document|section))(?![^()]*\)\s*\w)(?!(?:[^.;]|\.(?=\d))*[,;]\s*which\b)"

@@ -147,6 +147,7 @@ _RUNS_ON = frozenset(
         "is are was were be been its their this these those"
     )
 )
+_ITEM_RUNS_ON = _RUNS_ON - {"in", "on", "at", "as", "by"}
 
 
 def layout(text: str, title: str = "") -> list[Unit]:
@@ -260,17 +261,19 @@ def finishes(first: str, rest: str, *, item: bool = False) -> bool:
     a requirement's keyword ("SHOULD assume ..."), or the first half stops on a
     word no sentence ends on ("without rewriting the" | "HTTP-version might
     ...") or inside a parenthesis ("a 502 (Bad" | "Gateway) response ...").
-    Not the last two for a list ``item``: "- Sign in" and "- Plan A" are whole,
-    and the capitalised sentence after the break is the next page's own.
+    A list ``item`` may end on a particle ("- Sign in") or a capital ("- Plan A"):
+    it is whole, and the capitalised sentence after the break the next page's.
     """
     if ends_sentence(first) or not ends_sentence(rest):
         return False
     if rest[:1].islower() or _REQUIREMENT.match(rest):
         return True
     words = first.split()
-    return (
-        not item and bool(words) and (words[-1] in _RUNS_ON or first.count("(") > first.count(")"))
-    )
+    if not words:
+        return False
+    # "- Sign in", "- Log on": a particle ends an item; "- Have it approved by the" goes on.
+    runs_on = _ITEM_RUNS_ON if item else _RUNS_ON
+    return words[-1] in runs_on or first.count("(") > first.count(")")
 
 
 def _steps(text: str, spans: list[tuple[int, int]], roles: list[Role]) -> None:

@@ -96,8 +96,15 @@ def joined_pairs(question: str) -> list[tuple[str, frozenset[str]]]:
 _DENIED = re.compile(r"\b(?:not|never|cannot|no\s+longer)\b|n['’]t\b", re.I)
 # "unrecognized", "un-encrypted", "non-approved", "unknown": a state the prefix denies;
 # not a reversing verb ("unlock", "uninstall", "unsubscribe").
-_UN = re.compile(r"\b(?:un|non)[-\u2010\u2011]?([a-z]{3,}(?:ed|able|ible|ized|ised)|known|aware)\b")
+_UN = re.compile(
+    r"\b(?:un|non)[-\u2010\u2011]?([a-z]{2,}(?:ed|able|ible)|known|aware|paid|taken|seen|sent|"
+    r"spent|read|done|said|kept|held|met)\b"
+)
 _DENIAL_REACH = 3  # words after the denial that it governs
+# "doesn't the", "can't a": an auxiliary before its subject, as a question asks.
+_INVERTED = re.compile(
+    r"\b(?:do|does|did|can|could|will|would|should|must)n['’]t$|\bwon['’]t$|\bcannot$", re.I
+)
 _DETERMINERS = frozenset(
     {"the", "a", "an", "this", "that", "these", "those", "its", "their", "my", "our", "your"}
 )
@@ -113,7 +120,7 @@ def negated(question: str, text: str, wanted: set[str]) -> set[str]:
     denied: set[str] = set()
     for m in _DENIED.finditer(question):
         after = _WORD.findall(question[m.end() :].casefold())[:_DENIAL_REACH]
-        if after and after[0] in _DETERMINERS:
+        if after and after[0] in _DETERMINERS and _INVERTED.search(question[: m.end()]):
             continue  # "Why doesn't the page load?": the denial governs the verb after it
         denied |= {stem(w) for w in after}
     denied &= wanted
