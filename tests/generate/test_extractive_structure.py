@@ -16,8 +16,9 @@ from pincite.embed.base import Embedder
 from pincite.generate.base import GeneratedClaim, Passage
 from pincite.generate.cues import kind_cue
 from pincite.generate.extractive import ExtractiveConfig, ExtractiveGenerator
-from pincite.generate.layout import Role, finishes, layout
+from pincite.generate.layout import Role, layout
 from pincite.generate.names import without_numbered_names
+from pincite.generate.page_break import finishes
 from pincite.generate.question import QuestionKind, parse_question
 from pincite.generate.scoring import Scoring
 from pincite.generate.words import stem

@@ -19,6 +19,7 @@ from enum import StrEnum
 
 from pincite.generate.faq import stands_alone
 from pincite.generate.glossary import glossary_terms
+from pincite.generate.page_break import finishes
 from pincite.generate.rows import is_table_rule, table_lines, table_rows
 from pincite.generate.wording import (
     FIELD,
@@ -30,7 +31,7 @@ from pincite.generate.wording import (
 )
 from pincite.sentences import sentence_spans
 
-__all__ = ["BULLET", "Role", "Unit", "ends_sentence", "finishes", "is_statement", "layout"]
+__all__ = ["BULLET", "Role", "Unit", "is_statement", "layout"]
 
 _NUMBERED_HEADING = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|[A-Z]\.\d+(?:\.\d+)*)\s+\S")
 _TERMINAL = (".", "!", "?", ";", ")", '"', "”")
@@ -137,17 +138,6 @@ _LABEL_WORDS = 7
 _NUMBERED_LABEL = re.compile(r"^\d{1,2}\.\s+[A-Z][^.]*\.$")
 _LEADIN_WORDS = 25
 _HEADING_WORDS = 12
-# A requirement's keyword in capitals, which may open the rest of a sentence a page
-# break cut ("... is present in the request, the server" | "SHOULD assume that ...").
-_REQUIREMENT = re.compile(r"(?:MUST|SHOULD|MAY|SHALL|REQUIRED|RECOMMENDED|OPTIONAL|NOT)\b")
-# Words no sentence ends on: a line ending on one breaks off mid-sentence.
-_RUNS_ON = frozenset(
-    _WORD.findall(
-        "a an the of to in on at by for from with and or nor but that which whose than as "
-        "is are was were be been its their this these those"
-    )
-)
-_ITEM_RUNS_ON = _RUNS_ON - {"in", "on", "at", "as", "by"}
 
 
 def layout(text: str, title: str = "") -> list[Unit]:
@@ -248,32 +238,6 @@ def _page_cuts(
                 roles[i] = Role.STATEMENT
             roles[j] = Role.FRAGMENT
             rests.add(j)
-
-
-def ends_sentence(text: str) -> bool:
-    return text.rstrip().endswith((".", "!", "?", ";", ":", ")", '"', "”"))
-
-
-def finishes(first: str, rest: str, *, item: bool = False) -> bool:
-    """True when ``rest``, found after a page break, finishes the sentence ``first`` began.
-
-    The rest starts in lower case ("as described in section 3.2.2)."), or with
-    a requirement's keyword ("SHOULD assume ..."), or the first half stops on a
-    word no sentence ends on ("without rewriting the" | "HTTP-version might
-    ...") or inside a parenthesis ("a 502 (Bad" | "Gateway) response ...").
-    A list ``item`` may end on a particle ("- Sign in") or a capital ("- Plan A"):
-    it is whole, and the capitalised sentence after the break the next page's.
-    """
-    if ends_sentence(first) or not ends_sentence(rest):
-        return False
-    if rest[:1].islower() or _REQUIREMENT.match(rest):
-        return True
-    words = first.split()
-    if not words:
-        return False
-    # "- Sign in", "- Log on": a particle ends an item; "- Have it approved by the" goes on.
-    runs_on = _ITEM_RUNS_ON if item else _RUNS_ON
-    return words[-1] in runs_on or first.count("(") > first.count(")")
 
 
 def _steps(text: str, spans: list[tuple[int, int]], roles: list[Role]) -> None:

@@ -13,7 +13,8 @@ import math
 from collections.abc import Sequence
 
 from pincite.generate.base import Passage
-from pincite.generate.layout import Role, Unit, ends_sentence, finishes, layout
+from pincite.generate.layout import Role, Unit, layout
+from pincite.generate.page_break import ends_sentence, finishes
 from pincite.generate.question import Question
 from pincite.generate.rarity import stem_weights
 from pincite.generate.words import content_stems

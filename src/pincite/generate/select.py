@@ -29,9 +29,10 @@ from pincite.generate.defining import about, defines
 from pincite.generate.deontic import obligations
 from pincite.generate.elsewhere import asks_where, sends_elsewhere
 from pincite.generate.faq import restates, turned_round
-from pincite.generate.layout import Role, Unit, finishes, layout
+from pincite.generate.layout import Role, Unit, layout
 from pincite.generate.lists import run
 from pincite.generate.names import documents_named
+from pincite.generate.page_break import finishes
 from pincite.generate.pointers import pointed_at
 from pincite.generate.pool import Piece, Pool, adjacent, ends_sentence, resumed
 from pincite.generate.question import Question, QuestionKind
