@@ -69,7 +69,7 @@ _NOT_ADJECTIVES = frozenset(
 
 
 # British spellings read as American ones, so a question typed "organisation" finds a
-# document's "organization" and "recognise" its "unrecognized": Porter2 stems the two
+# document's "organization" and "recognise" its "recognized": Porter2 stems the two
 # apart ("organis", "organ"). "-ise" only where "-ize" spells the same word: not
 # "advise", "revise" or "enterprise", whose stems ("revis") match their nouns'
 # ("revision") as they are.
@@ -87,8 +87,6 @@ _OUR = re.compile(
     r"^((?:dis|un)?(?:behavi|col|fav|hon|lab|neighb|harb|hum|rum|vap|vig|endeav|flav|arm|od|"
     r"rig|tum|sav))our(s|ed|ing|able|ably|ite|ites|al|ally|er|ers|ful|ist|ists)?$"
 )
-
-
 _ANALYSE = re.compile(r"^(ana|para|cata|dia)lys(e|es|ed|ing|er|ers)$")
 # Whole words whose two spellings Porter2 stems apart, and their plurals.
 _SPELLINGS = {
