@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from extractive_helpers import HASH, assert_pinned, best, generate, passage
 
 from pincite.embed.base import Embedder
@@ -19,6 +20,7 @@ from pincite.generate.extractive import ExtractiveConfig, ExtractiveGenerator
 from pincite.generate.layout import Role, layout
 from pincite.generate.names import without_numbered_names
 from pincite.generate.page_break import finishes
+from pincite.generate.pointers import leans_back
 from pincite.generate.question import QuestionKind, parse_question
 from pincite.generate.scoring import Scoring
 from pincite.generate.words import stem
@@ -581,6 +583,49 @@ def test_a_sentence_pointing_back_is_quoted_with_the_sentence_it_points_at() -> 
     # "This allows" points at no noun the sentence before names: it stands alone.
     alone = {c.text for c in ExtractiveGenerator().rank_sentences("What do user agents show?", [p])}
     assert "This allows user agents to show other requests in a special way." in alone
+
+
+def test_a_sentence_that_turns_on_the_claim_is_quoted_with_it() -> None:
+    cookie = (
+        'In practice, the "Set-Cookie" header field often appears multiple times in a '
+        "response message and does not use the list syntax, violating the requirements on "
+        "multiple header fields with the same name."
+    )
+    turn = (
+        "Since it cannot be combined into a single field-value, recipients ought to handle "
+        '"Set-Cookie" as a special case.'
+    )
+    question = "Can a proxy merge several Set-Cookie header fields into one?"
+    p = passage(1, f"{cookie} {turn} Other fields follow the list rules.")
+    assert best(question, p) == f"{cookie} {turn}"
+    # Only a sentence that leans back, only within the paragraph, only one.
+    for text in (
+        f"{cookie} Recipients ought to handle it as a special case.",
+        f"{cookie}\n\n{turn}",
+        f"{cookie} This specification uses three rules for whitespace.",
+    ):
+        assert best(question, passage(1, text)) == cookie
+    stop = "However, a sender MUST NOT combine them. Thus a recipient splits them."
+    assert best(question, passage(1, f"{cookie} {stop}")) == f"{cookie} {stop.split(' Thus')[0]}"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "leans"),
+    [
+        ("However, safe transport has a different focus.", True),
+        ("This allows a server to generate lists of back-links.", True),
+        ("Since it cannot be combined, recipients handle it apart.", True),
+        ("In that case the proxy MUST forward it.", True),
+        ("Such requests MUST be rejected.", True),
+        ("This document describes HTTP/1.1.", False),
+        ("It is RECOMMENDED that clients retry.", False),
+        ("If the request has a body, the server reads it.", False),
+        ("Thistle is a plant.", False),
+        ("The header is optional.", False),
+    ],
+)
+def test_what_leans_back_on_the_sentence_before(sentence: str, leans: bool) -> None:
+    assert leans_back(sentence) is leans
 
 
 def test_a_term_that_acts_as_something_is_defined_there() -> None:

@@ -5,6 +5,11 @@ company-owned devices" names no policy; "Its default value is 100
 milliseconds." names no setting; "As a result, ..." states no cause.
 ``pointed_at`` walks back to the sentence each points at, so the claim quotes
 both.
+
+The other way round, a claim that ends where a sentence governed by it begins
+("However, ...", "This allows a server to ...", "Since it cannot be combined
+...") drops a qualification or a consequence the document attaches to it:
+``leans_back`` names such a sentence, so the claim runs on to it.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from pincite.generate.base import Passage
 from pincite.generate.layout import Role, Unit
 from pincite.generate.words import content_stems
 
-__all__ = ["pointed_at", "points_at"]
+__all__ = ["leans_back", "pointed_at", "points_at"]
 
 # "These methods ...", "This property ...": nothing alone if the sentence before names it.
 _ANAPHORA = re.compile(r"(?:These|This|Those|Such)\s+([a-z]\w+)\b")
@@ -91,3 +96,32 @@ def points_at(text: str, start: int, end: int) -> set[str]:
             return set()
         return pointed
     return set()
+
+
+# Connectives that qualify or draw on what was just said.
+_TURNS_ON = (
+    r"However|But|Yet|Nevertheless|Nonetheless|Otherwise|Instead|Therefore|Thus|Hence"
+    r"|Consequently|Conversely|Likewise|Similarly|Accordingly"
+    r"|As a (?:result|consequence)|For (?:this|that|these) reasons?|Because of (?:this|that)"
+    r"|In (?:this|that|such|either|each|both) (?:case|cases|event|situation|way)"
+    r"|In other words|That is(?=,)|Doing so|By doing so"
+)
+# "This allows …", "These may …", "Since it cannot …": a pronoun or a bare
+# demonstrative standing for the sentence before. "This document", "This
+# specification" and the like name the text itself, not the sentence before.
+_ITSELF = (
+    r"document|specification|section|memo|publication|RFC|standard|guide|guideline"
+    r"|appendix|chapter|part|paper|report|revision|version|edition|table|figure"
+)
+_STANDS_FOR = (
+    r"(?:(?:Since|Because|As|Although|While|If|When|Unless) (?=[a-z]))?"
+    rf"(?:(?:[Tt]his|[Tt]hat|[Tt]hese|[Tt]hose|[Ss]uch)\b(?! (?:{_ITSELF})s?\b)"
+    r"|(?:[Ii]t|[Tt]hey)\b(?! is (?:RECOMMENDED|recommended|important|necessary|possible"
+    r"|likely|unlikely|advisable|expected|assumed)\b))"
+)
+_LEANS_BACK = re.compile(rf"(?:{_TURNS_ON})\b,?|{_STANDS_FOR}")
+
+
+def leans_back(sentence: str) -> bool:
+    """True when ``sentence`` opens with a word that stands for, or turns on, the one before."""
+    return _LEANS_BACK.match(sentence.lstrip()) is not None

@@ -55,6 +55,10 @@ class Scoring:
     term_match: float = 0.6
     # Sentences a definition may run to after its first, within one paragraph.
     definition_sentences: int = 2
+    # Sentences after a statement that lean back on it ("However, ...", "This allows
+    # ...") which its claim quotes with it (``anaphora``); read for the claim, not
+    # for its score.
+    leaning_sentences: int = 1
     # Shares of the definition bonus for a sentence that opens with the term
     # ("X is ...") but sits under no title naming it, and for the first
     # sentence under a heading naming the term that does not itself name it.

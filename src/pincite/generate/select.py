@@ -33,7 +33,7 @@ from pincite.generate.layout import Role, Unit, layout
 from pincite.generate.lists import run
 from pincite.generate.names import documents_named
 from pincite.generate.page_break import finishes
-from pincite.generate.pointers import pointed_at
+from pincite.generate.pointers import leans_back, pointed_at
 from pincite.generate.pool import Piece, Pool, adjacent, ends_sentence, resumed
 from pincite.generate.question import Question, QuestionKind
 from pincite.generate.records import record_line
@@ -291,8 +291,10 @@ def _pieces(
     elif u.role is Role.FOOTNOTE:
         # "6 The Office of ...": the footnote's number is the page's, not the claim's.
         start += _FOOTNOTE_NUMBER.match(p.text, start).end() - start  # type: ignore[union-attr]
+    walked = False  # the claim starts at a sentence the first one points back at
     if u.role is Role.STATEMENT:
-        start = pointed_at(p, units, i, start)
+        at = pointed_at(p, units, i, start)
+        walked, start = at != start, at
     pieces: list[Piece] = [(p, start, end)]
     k = _resume(p, units, i, pieces)  # the last unit quoted
     sentence = tuple(pieces)  # the first sentence, whole
@@ -308,6 +310,9 @@ def _pieces(
             k, added = k + 1, added + 1
         if added:
             k = _resume(p, units, k, pieces)
+    # One sentence and what qualifies it; a claim of several sentences is long enough.
+    if u.role is Role.STATEMENT and not walked and tuple(pieces) == sentence:
+        k = _qualified(p, units, k, pieces, scoring.leaning_sentences)
     ran_on = tuple(pieces) != sentence
     end = pieces[-1][2]
     # The last unit that is no page furniture: a chunk may end with a footer and header.
@@ -380,6 +385,21 @@ def _finishes_previous(p: Passage, passages: Sequence[Passage]) -> bool:
         elif _runs_into_next(q, units, said[-1], passages):
             return True
     return False
+
+
+def _qualified(p: Passage, units: list[Unit], k: int, pieces: list[Piece], most: int) -> int:
+    """Run the claim on to the sentences after ``units[k]`` that lean back on it ("However,
+    ...", "This allows ..."), at most ``most`` of them; the index of the last unit quoted."""
+    added = 0
+    while k + 1 < len(units) and added < most:
+        nxt = units[k + 1]
+        if nxt.role is not Role.STATEMENT or "\n\n" in p.text[pieces[-1][2] : nxt.start]:
+            break
+        if not leans_back(p.text[nxt.start : nxt.end]):
+            break
+        pieces[-1] = (p, pieces[-1][1], nxt.end)
+        k, added = _resume(p, units, k + 1, pieces), added + 1
+    return k
 
 
 def _asked(question: Question, u: Unit) -> bool:
