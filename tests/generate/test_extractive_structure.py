@@ -609,6 +609,33 @@ def test_a_sentence_that_turns_on_the_claim_is_quoted_with_it() -> None:
     assert best(question, passage(1, f"{cookie} {stop}")) == f"{cookie} {stop.split(' Thus')[0]}"
 
 
+def test_the_kinds_cue_may_lie_in_the_sentence_that_leans_back() -> None:
+    placed = "Remote access servers are usually placed at the network perimeter."
+    why = "Such placement is common because the security policies apply to the whole network."
+    p = passage(1, f"{placed} {why}\n\nRemote access servers need regular patching.")
+    (first, *_) = [
+        c
+        for c in ExtractiveGenerator().rank_sentences(
+            "Why are remote access servers placed at the network perimeter?", [p]
+        )
+        if c.text.startswith(placed)
+    ]
+    assert first.text == f"{placed} {why}"
+    assert first.cue == 1.0
+    # Not the sentences a definition runs on to: "one or more" is no count of tenants.
+    entry = passage(
+        2,
+        "Community cloud. The cloud infrastructure is provisioned for use by a community of "
+        "consumers. It may be owned by one or more of the organizations in the community.",
+    )
+    ranked = ExtractiveGenerator().rank_sentences(
+        "What is the maximum number of tenants in a community cloud?", [entry]
+    )
+    (defined,) = [c for c in ranked if c.text.startswith("Community cloud.")]
+    assert defined.text.endswith("one or more of the organizations in the community.")
+    assert defined.cue == 0.0
+
+
 @pytest.mark.parametrize(
     ("sentence", "leans"),
     [

@@ -119,9 +119,12 @@ _STANDS_FOR = (
     r"|(?:[Ii]t|[Tt]hey)\b(?! is (?:RECOMMENDED|recommended|important|necessary|possible"
     r"|likely|unlikely|advisable|expected|assumed)\b))"
 )
-_LEANS_BACK = re.compile(rf"(?:{_TURNS_ON})\b,?|{_STANDS_FOR}")
+_TURNS = re.compile(rf"(?:{_TURNS_ON})\b")
+_STANDS = re.compile(_STANDS_FOR)
 
 
-def leans_back(sentence: str) -> bool:
-    """True when ``sentence`` opens with a word that stands for, or turns on, the one before."""
-    return _LEANS_BACK.match(sentence.lstrip()) is not None
+def leans_back(sentence: str, *, pronouns: bool = True) -> bool:
+    """True when ``sentence`` opens with a word that turns on the one before ("However,
+    ...") or, with ``pronouns``, one that stands for it ("This allows ...")."""
+    sentence = sentence.lstrip()
+    return _TURNS.match(sentence) is not None or (pronouns and _STANDS.match(sentence) is not None)

@@ -112,6 +112,9 @@ def candidates(
     # (claim pieces, pieces the score reads, title words, definition, role)
     drafts: list[tuple[tuple[Piece, ...], tuple[Piece, ...], set[str], float, Role]] = []
     subjects: dict[int, set[str]] = {}  # a record's own words beyond its text (``record_line``)
+    # A claim of one sentence and what leans back on it: the kind's cue may lie in
+    # either ("Such placement is common because ...").
+    qualified: dict[int, tuple[Piece, ...]] = {}
     for p in pool.passages:
         units = pool.units[p.number]
         stated = table_values(p, units)  # the figures its tables state (``bands``)
@@ -153,7 +156,9 @@ def candidates(
                 definition = 0.0
             # A definition, and a step of a procedure, often needs the sentence after it.
             runs_on = (definition > 0 and u.first) or question.kind is QuestionKind.PROCEDURE
-            pieces, scored = _pieces(question, p, units, i, pool.passages, scoring, runs_on)
+            pieces, scored, turned = _pieces(question, p, units, i, pool.passages, scoring, runs_on)
+            if turned:
+                qualified[len(drafts)] = pieces
             drafts.append((pieces, scored, title, definition, claimed))
     if not drafts or not question.stems:
         return []
@@ -217,7 +222,10 @@ def candidates(
             # Its words are the questions' its document answers, its answers none.
             base *= scoring.self_description_factor
             definition = 0.0
-        cue = 1.0 if kind_cue(question, text, asked) else 0.0
+        said = text
+        if j in qualified:
+            said = " ".join(" ".join(q.text[s:e].split()) for q, s, e in qualified[j])
+        cue = 1.0 if kind_cue(question, said, asked) else 0.0
         score = base + scoring.definition_bonus * definition + scoring.cue_bonus * cue
         if counts_asked(question, text):
             score += scoring.definition_bonus * scoring.count_share
@@ -264,8 +272,9 @@ def _pieces(
     passages: Sequence[Passage],
     scoring: Scoring,
     runs_on: bool,
-) -> tuple[tuple[Piece, ...], tuple[Piece, ...]]:
-    """The pieces a claim quotes, and the pieces its score reads.
+) -> tuple[tuple[Piece, ...], tuple[Piece, ...], bool]:
+    """The pieces a claim quotes, the pieces its score reads, and whether the claim is
+    one sentence and the sentence after it that leans back on it.
 
     With ``runs_on`` (a definition, a procedure's step) the claim runs on to
     the sentences that complete it within its paragraph, but is scored on its
@@ -310,9 +319,13 @@ def _pieces(
             k, added = k + 1, added + 1
         if added:
             k = _resume(p, units, k, pieces)
-    # One sentence and what qualifies it; a claim of several sentences is long enough.
-    if u.role is Role.STATEMENT and not walked and tuple(pieces) == sentence:
-        k = _qualified(p, units, k, pieces, scoring.leaning_sentences)
+    turned = False  # the claim is its sentence and what leans back on it
+    if u.role is Role.STATEMENT:
+        # What turns a claim round ("However, ...") is always quoted with it; what
+        # only points back at it ("This allows ..."), after a single sentence.
+        alone = not walked and tuple(pieces) == sentence
+        k = _qualified(p, units, k, pieces, scoring.leaning_sentences, pronouns=alone)
+        turned = alone and tuple(pieces) != sentence
     ran_on = tuple(pieces) != sentence
     end = pieces[-1][2]
     # The last unit that is no page furniture: a chunk may end with a footer and header.
@@ -325,7 +338,7 @@ def _pieces(
             # approved in advance" ends its list where "## Definitions" opens the next chunk.
             if follow and _continues(p.text[start:end], nxt_p, follow[0], item=u.role is Role.ITEM):
                 pieces.append((nxt_p, follow[0].start, follow[0].end))
-    return tuple(pieces), (sentence if ran_on else tuple(pieces))
+    return tuple(pieces), (sentence if ran_on else tuple(pieces)), turned
 
 
 def _continues(first: str, nxt: Passage, u: Unit, *, item: bool = False) -> bool:
@@ -387,7 +400,9 @@ def _finishes_previous(p: Passage, passages: Sequence[Passage]) -> bool:
     return False
 
 
-def _qualified(p: Passage, units: list[Unit], k: int, pieces: list[Piece], most: int) -> int:
+def _qualified(
+    p: Passage, units: list[Unit], k: int, pieces: list[Piece], most: int, *, pronouns: bool
+) -> int:
     """Run the claim on to the sentences after ``units[k]`` that lean back on it ("However,
     ...", "This allows ..."), at most ``most`` of them; the index of the last unit quoted."""
     added = 0
@@ -395,7 +410,7 @@ def _qualified(p: Passage, units: list[Unit], k: int, pieces: list[Piece], most:
         nxt = units[k + 1]
         if nxt.role is not Role.STATEMENT or "\n\n" in p.text[pieces[-1][2] : nxt.start]:
             break
-        if not leans_back(p.text[nxt.start : nxt.end]):
+        if not leans_back(p.text[nxt.start : nxt.end], pronouns=pronouns):
             break
         pieces[-1] = (p, pieces[-1][1], nxt.end)
         k, added = _resume(p, units, k + 1, pieces), added + 1
