@@ -1010,6 +1010,9 @@ def test_what_gives_a_type_of_answer(question: str, kind: str, gives: str, lacks
         "Which publication date does FIPS 200 give for SP 800-60?",
         "Which publications need approval before release?",
         "Where can I find the expense claim form?",
+        # A number beside a publication's name is no designation asked for.
+        "Which page number of SP 800-46 holds the glossary?",
+        "What is the FIPS 199 impact level number for a moderate system?",
     ],
 )
 def test_questions_asking_for_no_type_of_answer(question: str) -> None:
@@ -1023,6 +1026,9 @@ def test_questions_asking_for_no_type_of_answer(question: str) -> None:
         "Which RFC obsoletes RFC 2616?",
         "Which RFCs are referenced for URI syntax?",
         "The telework guide's lists are based on which section of which NIST publication?",
+        # A publication's designation asked for.
+        "nist sp number of the enterprise password management guide that the telework guide cites",
+        "what's the RFC number for HTTP/1.1 message syntax?",
     ],
 )
 def test_a_publication_asked_for_by_what_it_does(question: str) -> None:
