@@ -20,7 +20,7 @@ from pincite.generate.extractive import ExtractiveConfig, ExtractiveGenerator
 from pincite.generate.layout import Role, layout
 from pincite.generate.names import without_numbered_names
 from pincite.generate.page_break import finishes
-from pincite.generate.pointers import leans_back
+from pincite.generate.pointers import leans_back, past_the_turn
 from pincite.generate.question import QuestionKind, parse_question
 from pincite.generate.scoring import Scoring
 from pincite.generate.words import stem
@@ -637,6 +637,87 @@ def test_the_kinds_cue_may_lie_in_the_sentence_that_leans_back() -> None:
 
 
 @pytest.mark.parametrize(
+    ("question", "first", "after"),
+    [
+        # A figure in the sentence after says nothing of what the question asks.
+        (
+            "How long are audit logs retained?",
+            "Audit logs are retained by the security team.",
+            "They are reviewed every 30 days.",
+        ),
+        (
+            "How many administrators can approve a firewall change?",
+            "Firewall changes must be approved by an administrator.",
+            "This takes 2 business days on average.",
+        ),
+        # "Thus" and "If this" open the sentence after; they give no reason or condition
+        # for the claim.
+        (
+            "Why are system audit logs kept for seven years?",
+            "Audit logs are kept for seven years by the company.",
+            "Thus, the archive needs about 4 TB.",
+        ),
+        (
+            "Under what conditions may a contractor access the payroll database?",
+            "Contractors may access the payroll database remotely.",
+            "If this is needed urgently, call the service desk.",
+        ),
+        # "This Agreement" is the contract, not the warranty.
+        (
+            "How long does the Supplier warrant the Services?",
+            "The Supplier warrants that the Services will be performed in a professional manner.",
+            "This Agreement remains in force for twelve (12) months.",
+        ),
+    ],
+)
+def test_a_sentence_leaning_back_answers_no_near_miss(
+    question: str, first: str, after: str
+) -> None:
+    p = passage(1, f"{first} {after}\n\nBackups are encrypted.")
+    assert not ExtractiveGenerator().generate(question, [p]).claims
+
+
+def test_a_claim_runs_on_only_to_a_whole_sentence_within_its_paragraph_and_page() -> None:
+    purpose = (
+        "The primary purpose of Content-Language is to allow a user to identify entities "
+        "according to the user's own preferred language."
+    )
+    question = "What is the primary purpose of the Content-Language header?"
+    # Cut at the chunk's end: "Thus, ... the appropriate field is" is no claim's end.
+    cut = "Thus, if the body is intended only for a Danish-literate audience, the field is"
+    assert best(question, passage(1, f"{purpose} {cut}")) == purpose
+    for gap in ("\n  \n", "\n\f\n"):
+        text = f"{purpose}{gap}Thus, a user agent can pick a language."
+        assert best(question, passage(1, text)) == purpose
+
+
+def test_past_its_connective_the_sentence_after_may_say_the_difference_asked_for() -> None:
+    same = "Portals have most of the same security characteristics as tunnels."
+    turn = "However, there is an important difference between tunnels and portals."
+    p = passage(1, f"{same} {turn}\n\nBackups are encrypted.")
+    ranked = ExtractiveGenerator().rank_sentences("What distinguishes a portal from a tunnel?", [p])
+    (claim,) = [c for c in ranked if c.text.startswith(same)]
+    assert claim.text == f"{same} {turn}"
+    assert claim.cue == 1.0
+
+
+@pytest.mark.parametrize(
+    ("sentence", "said"),
+    [
+        ("Thus, the archive needs about 4 TB.", "the archive needs about 4 TB."),
+        ("If this is needed urgently, call the service desk.", "call the service desk."),
+        ("Since it\ncannot be combined", ""),
+        (
+            "Such placement is common because policies apply.",
+            "Such placement is common because policies apply.",
+        ),
+    ],
+)
+def test_what_a_sentence_leaning_back_says_past_its_opening(sentence: str, said: str) -> None:
+    assert past_the_turn(sentence) == said
+
+
+@pytest.mark.parametrize(
     ("sentence", "leans"),
     [
         ("However, safe transport has a different focus.", True),
@@ -649,6 +730,18 @@ def test_the_kinds_cue_may_lie_in_the_sentence_that_leans_back() -> None:
         ("If the request has a body, the server reads it.", False),
         ("Thistle is a plant.", False),
         ("The header is optional.", False),
+        # Lines wrap anywhere in an RFC or a PDF.
+        ("In such\ncases the server MUST close the connection.", True),
+        ("This\nsection provides additional details.", False),
+        # The text itself, by its name or its defined term; an empty "it"; "those who".
+        ("This Agreement remains in force for twelve months.", False),
+        ("These terms apply to all customers.", False),
+        ("This policy applies to all staff.", False),
+        ("It is NOT RECOMMENDED that clients retry.", False),
+        ("It should be noted that proxies vary.", False),
+        ("Those who travel must carry a laptop.", False),
+        ("Yet another header is defined below.", False),
+        ("But for the proxy, nothing changes.", False),
     ],
 )
 def test_what_leans_back_on_the_sentence_before(sentence: str, leans: bool) -> None:

@@ -20,7 +20,7 @@ from pincite.generate.base import Passage
 from pincite.generate.layout import Role, Unit
 from pincite.generate.words import content_stems
 
-__all__ = ["leans_back", "pointed_at", "points_at"]
+__all__ = ["leans_back", "past_the_turn", "pointed_at", "points_at"]
 
 # "These methods ...", "This property ...": nothing alone if the sentence before names it.
 _ANAPHORA = re.compile(r"(?:These|This|Those|Such)\s+([a-z]\w+)\b")
@@ -35,15 +35,21 @@ _PRONOUN_SUBJECT = re.compile(
 # "Their", which may point further back than that.
 _POSSESSIVE = re.compile(r"Its\s")
 _LEADS_ON = re.compile(r"(?:As\s+a\s+result|Therefore|Consequently|Hence)\b")
+# What names the text itself, not a sentence before it: "this document", "This
+# Agreement", "these terms".
+_THE_TEXT = (
+    r"document|section|subsection|publication|guide|guideline|specification|standard"
+    r"|chapter|appendix|memo|paper|work|study|article|report|table|figure|rfc|revision"
+    r"|version|edition|part|policy|procedure|agreement|contract|terms?|addendum|notice"
+    r"|handbook|page|faq|readme|release"
+)
 # Further in: "The methods GET, HEAD, PUT and DELETE share this property.", "The
 # value of this field", "when such devices are used". Not "of this document" or "in
 # this paper", which point at the text itself, nor idioms ("in this case", "this
 # way") that point at nothing a sentence before names.
 _POINTER = re.compile(
     r"\b(?:(?:share|shares|have|has|with)\s+(?:this|these|that|those)|this|these|those|such)\s+"
-    r"(?!(?:document|section|subsection|publication|guide|specification|standard|chapter|"
-    r"appendix|memo|paper|work|study|article|report|table|figure|case|point|time|way|reason|"
-    r"purpose)s?\b)([a-z]\w+)\b"
+    rf"(?!(?:{_THE_TEXT}|case|point|time|way|reason|purpose)s?\b)([a-z]\w+)\b"
 )
 # Sentences a chain of pointers back ("this field", "such devices") may reach.
 _POINTER_CHAIN = 2
@@ -98,26 +104,26 @@ def points_at(text: str, start: int, end: int) -> set[str]:
     return set()
 
 
-# Connectives that qualify or draw on what was just said.
+# Connectives that qualify or draw on what was just said. Not "Yet another header",
+# "But for ...".
 _TURNS_ON = (
-    r"However|But|Yet|Nevertheless|Nonetheless|Otherwise|Instead|Therefore|Thus|Hence"
-    r"|Consequently|Conversely|Likewise|Similarly|Accordingly"
-    r"|As a (?:result|consequence)|For (?:this|that|these) reasons?|Because of (?:this|that)"
-    r"|In (?:this|that|such|either|each|both) (?:case|cases|event|situation|way)"
-    r"|In other words|That is(?=,)|Doing so|By doing so"
+    r"However|But(?!\s+for\b)|Yet(?=,)|Nevertheless|Nonetheless|Otherwise|Instead|Therefore"
+    r"|Thus|Hence|Consequently|Conversely|Likewise|Similarly|Accordingly"
+    r"|As\s+a\s+(?:result|consequence)|For\s+(?:this|that|these)\s+reasons?"
+    r"|Because\s+of\s+(?:this|that)"
+    r"|In\s+(?:this|that|such|either|each|both)\s+(?:case|cases|event|situation|way)"
+    r"|In\s+other\s+words|That\s+is(?=,)|(?:By\s+)?[Dd]oing\s+so"
 )
-# "This allows …", "These may …", "Since it cannot …": a pronoun or a bare
-# demonstrative standing for the sentence before. "This document", "This
-# specification" and the like name the text itself, not the sentence before.
-_ITSELF = (
-    r"document|specification|section|memo|publication|RFC|standard|guide|guideline"
-    r"|appendix|chapter|part|paper|report|revision|version|edition|table|figure"
-)
+# "This allows ...", "These may ...", "Since it cannot ...": a pronoun or a bare
+# demonstrative standing for the sentence before. Not the text itself ("This
+# document", "This Agreement": a defined term), nor "Those who ...", nor an empty
+# "it" ("It is RECOMMENDED that", "It should be noted that").
 _STANDS_FOR = (
-    r"(?:(?:Since|Because|As|Although|While|If|When|Unless) (?=[a-z]))?"
-    rf"(?:(?:[Tt]his|[Tt]hat|[Tt]hese|[Tt]hose|[Ss]uch)\b(?! (?:{_ITSELF})s?\b)"
-    r"|(?:[Ii]t|[Tt]hey)\b(?! is (?:RECOMMENDED|recommended|important|necessary|possible"
-    r"|likely|unlikely|advisable|expected|assumed)\b))"
+    r"(?:(?:Since|Because|As|Although|While|If|When|Unless)\s+(?=[a-z]))?"
+    rf"(?:(?:[Tt]his|[Tt]hat|[Tt]hese|[Tt]hose|[Ss]uch)\b"
+    rf"(?!\s+(?:(?i:{_THE_TEXT})s?\b|[A-Z]|who\b|which\b))"
+    r"|(?:[Ii]t|[Tt]hey)\b(?!\s+(?:is|was|are|should\s+be|must\s+be)\s+(?:\w+\s+){0,2}?"
+    r"(?:that|to|for)\b))"
 )
 _TURNS = re.compile(rf"(?:{_TURNS_ON})\b")
 _STANDS = re.compile(_STANDS_FOR)
@@ -126,5 +132,23 @@ _STANDS = re.compile(_STANDS_FOR)
 def leans_back(sentence: str, *, pronouns: bool = True) -> bool:
     """True when ``sentence`` opens with a word that turns on the one before ("However,
     ...") or, with ``pronouns``, one that stands for it ("This allows ...")."""
-    sentence = sentence.lstrip()
+    sentence = " ".join(sentence.split())
     return _TURNS.match(sentence) is not None or (pronouns and _STANDS.match(sentence) is not None)
+
+
+def past_the_turn(sentence: str) -> str:
+    """What a sentence leaning back says past its opening: "Thus, the archive needs 4 TB."
+    says only that the archive needs 4 TB, gives no reason; "If this is needed urgently,
+    call the desk." states no condition of the sentence before. A pronoun subject is
+    kept ("Such placement is common because ...")."""
+    sentence = " ".join(sentence.split())
+    turn = _TURNS.match(sentence)
+    if turn is not None:
+        return sentence[turn.end() :].lstrip(" ,")
+    if _SUBORDINATE.match(sentence):
+        _, comma, rest = sentence.partition(",")
+        return rest.lstrip() if comma else ""
+    return sentence
+
+
+_SUBORDINATE = re.compile(r"(?:Since|Because|As|Although|While|If|When|Unless)\s")

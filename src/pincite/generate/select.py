@@ -33,7 +33,7 @@ from pincite.generate.layout import Role, Unit, layout
 from pincite.generate.lists import run
 from pincite.generate.names import documents_named
 from pincite.generate.page_break import finishes
-from pincite.generate.pointers import leans_back, pointed_at
+from pincite.generate.pointers import leans_back, past_the_turn, pointed_at
 from pincite.generate.pool import Piece, Pool, adjacent, ends_sentence, resumed
 from pincite.generate.question import Question, QuestionKind
 from pincite.generate.records import record_line
@@ -99,6 +99,8 @@ _SHORT_BODY = 5
 # Revalidation failed\n  MUST be included if a cache returns a stale response ...".
 _SUBJECTLESS = re.compile(r"(?:MUST|SHOULD|SHALL|MAY|REQUIRED|RECOMMENDED)\b")
 _SUBJECT_WORDS = 8
+# A blank line, or a line of spaces, or a page break: what a claim does not run across.
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n|\f")
 
 
 def candidates(
@@ -113,8 +115,8 @@ def candidates(
     drafts: list[tuple[tuple[Piece, ...], tuple[Piece, ...], set[str], float, Role]] = []
     subjects: dict[int, set[str]] = {}  # a record's own words beyond its text (``record_line``)
     # A claim of one sentence and what leans back on it: the kind's cue may lie in
-    # either ("Such placement is common because ...").
-    qualified: dict[int, tuple[Piece, ...]] = {}
+    # either ("Such placement is common because ..."); what the second says.
+    qualified: dict[int, str] = {}
     for p in pool.passages:
         units = pool.units[p.number]
         stated = table_values(p, units)  # the figures its tables state (``bands``)
@@ -158,7 +160,7 @@ def candidates(
             runs_on = (definition > 0 and u.first) or question.kind is QuestionKind.PROCEDURE
             pieces, scored, turned = _pieces(question, p, units, i, pool.passages, scoring, runs_on)
             if turned:
-                qualified[len(drafts)] = pieces
+                qualified[len(drafts)] = turned
             drafts.append((pieces, scored, title, definition, claimed))
     if not drafts or not question.stems:
         return []
@@ -223,8 +225,10 @@ def candidates(
             base *= scoring.self_description_factor
             definition = 0.0
         said = text
-        if j in qualified:
-            said = " ".join(" ".join(q.text[s:e].split()) for q, s, e in qualified[j])
+        # Not a count or an amount: "They are reviewed every 30 days." says nothing of
+        # how long what the claim names is kept.
+        if j in qualified and question.kind is not QuestionKind.NUMBER and not question.expects:
+            said = f"{text} {qualified[j]}"
         cue = 1.0 if kind_cue(question, said, asked) else 0.0
         score = base + scoring.definition_bonus * definition + scoring.cue_bonus * cue
         if counts_asked(question, text):
@@ -272,9 +276,10 @@ def _pieces(
     passages: Sequence[Passage],
     scoring: Scoring,
     runs_on: bool,
-) -> tuple[tuple[Piece, ...], tuple[Piece, ...], bool]:
-    """The pieces a claim quotes, the pieces its score reads, and whether the claim is
-    one sentence and the sentence after it that leans back on it.
+) -> tuple[tuple[Piece, ...], tuple[Piece, ...], str]:
+    """The pieces a claim quotes, the pieces its score reads, and, for a claim of one
+    sentence and the sentence after it that leans back on it, what that sentence says
+    past its opening (``past_the_turn``; "" for any other claim).
 
     With ``runs_on`` (a definition, a procedure's step) the claim runs on to
     the sentences that complete it within its paragraph, but is scored on its
@@ -319,13 +324,16 @@ def _pieces(
             k, added = k + 1, added + 1
         if added:
             k = _resume(p, units, k, pieces)
-    turned = False  # the claim is its sentence and what leans back on it
+    # The claim is its sentence and one leaning on it ("Such placement is common
+    # because ..."), whose words past its opening may say the kind of answer asked for.
+    turned = ""
     if u.role is Role.STATEMENT:
         # What turns a claim round ("However, ...") is always quoted with it; what
         # only points back at it ("This allows ..."), after a single sentence.
         alone = not walked and tuple(pieces) == sentence
-        k = _qualified(p, units, k, pieces, scoring.leaning_sentences, pronouns=alone)
-        turned = alone and tuple(pieces) != sentence
+        k, leaning = _qualified(p, units, k, pieces, scoring.leaning_sentences, pronouns=alone)
+        if alone and leaning is not None:
+            turned = past_the_turn(p.text[units[leaning].start : units[leaning].end])
     ran_on = tuple(pieces) != sentence
     end = pieces[-1][2]
     # The last unit that is no page furniture: a chunk may end with a footer and header.
@@ -402,19 +410,28 @@ def _finishes_previous(p: Passage, passages: Sequence[Passage]) -> bool:
 
 def _qualified(
     p: Passage, units: list[Unit], k: int, pieces: list[Piece], most: int, *, pronouns: bool
-) -> int:
+) -> tuple[int, int | None]:
     """Run the claim on to the sentences after ``units[k]`` that lean back on it ("However,
-    ...", "This allows ..."), at most ``most`` of them; the index of the last unit quoted."""
-    added = 0
-    while k + 1 < len(units) and added < most:
+    ...", "This allows ..."), at most ``most`` of them, each whole and within the
+    paragraph and the page; the index of the last unit quoted, and of the first added."""
+    added: int | None = None
+    while k + 1 < len(units) and (added is None or k + 1 - added < most):
         nxt = units[k + 1]
-        if nxt.role is not Role.STATEMENT or "\n\n" in p.text[pieces[-1][2] : nxt.start]:
+        between = p.text[pieces[-1][2] : nxt.start]
+        if nxt.role is not Role.STATEMENT or _PARAGRAPH_BREAK.search(between):
             break
-        if not leans_back(p.text[nxt.start : nxt.end], pronouns=pronouns):
+        said = p.text[nxt.start : nxt.end]
+        if not leans_back(said, pronouns=pronouns):
+            break
+        # Whole: "Thus, if the body is meant for Danish readers, the appropriate field is"
+        # ends at a chunk's edge or at page furniture with no rest after it.
+        rest = resumed(p.text, units, k + 1)
+        if rest is None and not ends_sentence(said):
             break
         pieces[-1] = (p, pieces[-1][1], nxt.end)
-        k, added = _resume(p, units, k + 1, pieces), added + 1
-    return k
+        added = k + 1 if added is None else added
+        k = _resume(p, units, k + 1, pieces)
+    return k, added
 
 
 def _asked(question: Question, u: Unit) -> bool:
