@@ -701,6 +701,23 @@ def test_past_its_connective_the_sentence_after_may_say_the_difference_asked_for
     assert claim.cue == 1.0
 
 
+def test_a_list_item_keeps_what_turns_it_within_the_item() -> None:
+    text = (
+        "Device rules:\n\n"
+        "- Laptops must use full-disk encryption. However, loaner laptops are\n"
+        "  exempt.\n"
+        "- Phones must have a PIN.\n"
+        "This applies to all staff.\n"
+    )
+    ranked = ExtractiveGenerator().rank_sentences(
+        "Do loaner laptops need full-disk encryption?", [passage(1, text)]
+    )
+    items = {" ".join(c.text.split()) for c in ranked if c.role is Role.ITEM}
+    assert "- Laptops must use full-disk encryption. However, loaner laptops are exempt." in items
+    # What follows the list at the margin may speak of the whole list, not the item.
+    assert "- Phones must have a PIN." in items
+
+
 @pytest.mark.parametrize(
     ("sentence", "said"),
     [

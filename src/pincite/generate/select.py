@@ -101,6 +101,8 @@ _SUBJECTLESS = re.compile(r"(?:MUST|SHOULD|SHALL|MAY|REQUIRED|RECOMMENDED)\b")
 _SUBJECT_WORDS = 8
 # A blank line, or a line of spaces, or a page break: what a claim does not run across.
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n|\f")
+# A line that starts at the margin: no longer the list item above it.
+_NEW_LINE = re.compile(r"\n(?![ \t])")
 
 
 def candidates(
@@ -327,11 +329,16 @@ def _pieces(
     # The claim is its sentence and one leaning on it ("Such placement is common
     # because ..."), whose words past its opening may say the kind of answer asked for.
     turned = ""
-    if u.role is Role.STATEMENT:
+    if u.role in (Role.STATEMENT, Role.ITEM):
         # What turns a claim round ("However, ...") is always quoted with it; what
-        # only points back at it ("This allows ..."), after a single sentence.
-        alone = not walked and tuple(pieces) == sentence
-        k, leaning = _qualified(p, units, k, pieces, scoring.leaning_sentences, pronouns=alone)
+        # only points back at it ("This allows ..."), after a single sentence. A list
+        # item takes only what turns it, within the item: "This applies to all staff"
+        # after a list may speak of the whole list.
+        item = u.role is Role.ITEM
+        alone = not walked and tuple(pieces) == sentence and not item
+        k, leaning = _qualified(
+            p, units, k, pieces, scoring.leaning_sentences, pronouns=alone, item=item
+        )
         if alone and leaning is not None:
             turned = past_the_turn(p.text[units[leaning].start : units[leaning].end])
     ran_on = tuple(pieces) != sentence
@@ -409,7 +416,14 @@ def _finishes_previous(p: Passage, passages: Sequence[Passage]) -> bool:
 
 
 def _qualified(
-    p: Passage, units: list[Unit], k: int, pieces: list[Piece], most: int, *, pronouns: bool
+    p: Passage,
+    units: list[Unit],
+    k: int,
+    pieces: list[Piece],
+    most: int,
+    *,
+    pronouns: bool,
+    item: bool = False,
 ) -> tuple[int, int | None]:
     """Run the claim on to the sentences after ``units[k]`` that lean back on it ("However,
     ...", "This allows ..."), at most ``most`` of them, each whole and within the
@@ -420,6 +434,8 @@ def _qualified(
         between = p.text[pieces[-1][2] : nxt.start]
         if nxt.role is not Role.STATEMENT or _PARAGRAPH_BREAK.search(between):
             break
+        if item and _NEW_LINE.search(between):
+            break  # past the item's own lines
         said = p.text[nxt.start : nxt.end]
         if not leans_back(said, pronouns=pronouns):
             break
