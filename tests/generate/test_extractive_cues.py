@@ -424,6 +424,51 @@ def test_a_limit_question_is_answered_by_a_limit_or_by_its_absence(text: str, st
     assert states_expected(q, text) is states
 
 
+@pytest.mark.parametrize(
+    ("question", "text", "states"),
+    [
+        # A figure is no bound: "a chunk-size of zero" is not the largest chunk size.
+        (
+            "What is the largest chunk size allowed in chunked transfer coding?",
+            "The coding is complete when a chunk with a chunk-size of zero is received.",
+            False,
+        ),
+        (
+            "max number of challenges allowed in one WWW-Authenticate header",
+            "The header field carries one or more challenges.",
+            False,
+        ),
+        (
+            "What is the largest chunk size allowed in chunked transfer coding?",
+            "A chunk-size of at most 16 hexadecimal digits is accepted.",
+            True,
+        ),
+        (
+            "max number of challenges allowed in one WWW-Authenticate header",
+            "A header may carry any number of challenges.",
+            True,
+        ),
+        # "The rate limit" names the figure asked for; "Max-Forwards" names a header.
+        (
+            "What is the rate limit on the Business plan?",
+            "Business: 600 requests per minute.",
+            True,
+        ),
+        (
+            "How many hops does a Max-Forwards value of 5 allow?",
+            "Each proxy decrements Max-Forwards by one, so 4 further hops remain.",
+            True,
+        ),
+    ],
+)
+def test_an_extreme_asked_for_is_stated_only_as_a_bound(
+    question: str, text: str, states: bool
+) -> None:
+    q = parse_question(question)
+    assert q.expects in ("count", "limit")
+    assert states_expected(q, text) is states
+
+
 def test_a_count_the_question_states_is_its_own_however_it_is_written() -> None:
     q = parse_question("How many retries are allowed after 1,000 requests?")
     assert not states_expected(q, "After 1000 requests the client is blocked.")

@@ -315,6 +315,8 @@ def states_expected(question: Question, text: str) -> bool:
     if question.expects == "limit" and _DEFAULT.search(text) and not _BOUND.search(text):
         return False  # "The default page size is now 50": a default is no limit
     if question.expects in ("count", "limit"):
+        if _EXTREME_ASKED.search(question.text) and not _BOUND_OR_NONE.search(text):
+            return False  # "the largest chunk size" is no "chunk-size of zero"
         return _states_count(question.text, text)
     if question.expects in ("gain", "amount"):
         text = _REFERENCE.sub(" ", text)  # "Table 3" states no gain
@@ -331,6 +333,20 @@ _BOUND = re.compile(
     r"(?:more|fewer|less|greater|larger|longer|shorter|smaller|higher|lower)\s+than)\b"
     r"|(?<![\w.-])\d{1,5}\s*[–-]\s*\d{1,5}(?![\w-]|\.\d)",
     re.I,
+)
+
+
+# "What is the largest value allowed?", "max number of challenges", "at most": a bound
+# asked for, which a figure alone does not state. Not "Max-Forwards", "max-age", nor
+# "the rate limit", which names the figure asked for ("600 requests per minute").
+_EXTREME_ASKED = re.compile(
+    r"(?<![\w-])(?:maximum|minimum|max|min|largest|smallest|highest|lowest|longest|shortest|"
+    r"biggest|greatest)(?![\w-])|\bat\s+(?:most|least)\b",
+    re.I,
+)
+# A bound stated, or none: "a maximum of five", "no more than 2", "unlimited".
+_BOUND_OR_NONE = re.compile(
+    rf"{_BOUND.pattern}|\b(?:unlimited|unbounded|any\s+number|arbitrary\s+number)\b", re.I
 )
 
 
