@@ -459,6 +459,23 @@ def test_a_limit_question_is_answered_by_a_limit_or_by_its_absence(text: str, st
             "Each proxy decrements Max-Forwards by one, so 4 further hops remain.",
             True,
         ),
+        # Bounds said otherwise; a table's header may say it for its row.
+        ("What is the minimum password length?", "It must be 12 characters or longer.", True),
+        ("What is the minimum age for account holders?", "Holders must be 18 or older.", True),
+        ("What is the maximum password length?", "It is between 8 and 64 characters.", True),
+        ("What is the maximum attachment size?", "Attachments are 25 MB or less.", True),
+        ("How many people can a meeting have at most?", "A meeting can have 300 people.", True),
+        (
+            "What is the maximum number of seats on the Business plan?",
+            "| Plan | Max seats | Price | | Business | 300 | $12 |",
+            True,
+        ),
+        # An extreme naming what is counted asks for no bound.
+        (
+            "How many employees does the largest office have?",
+            "The London office has 400 employees.",
+            True,
+        ),
     ],
 )
 def test_an_extreme_asked_for_is_stated_only_as_a_bound(
@@ -466,7 +483,16 @@ def test_an_extreme_asked_for_is_stated_only_as_a_bound(
 ) -> None:
     q = parse_question(question)
     assert q.expects in ("count", "limit")
-    assert states_expected(q, text) is states
+    assert kind_cue(q, text, set()) is states
+
+
+def test_a_table_row_under_a_bound_header_answers_an_extreme() -> None:
+    table = (
+        "| Plan | Max seats | Price |\n|---|---|---|\n| Free | 5 | $0 |\n"
+        "| Business | 300 | $12 |\n\nBackups are encrypted."
+    )
+    claim = best("What is the maximum number of seats on the Business plan?", passage(1, table))
+    assert "| Business | 300 | $12 |" in claim
 
 
 def test_a_count_the_question_states_is_its_own_however_it_is_written() -> None:
@@ -1057,6 +1083,10 @@ def test_what_gives_a_type_of_answer(question: str, kind: str, gives: str, lacks
         "Where can I find the expense claim form?",
         # A number beside a publication's name is no designation asked for.
         "Which page number of SP 800-46 holds the glossary?",
+        # How such numbers work asks for no one publication.
+        "Who assigns RFC numbers?",
+        "What is the SP number format used by NIST?",
+        "Where do I find the SP number on the invoice?",
         "What is the FIPS 199 impact level number for a moderate system?",
     ],
 )

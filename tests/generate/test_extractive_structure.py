@@ -714,8 +714,17 @@ def test_a_list_item_keeps_what_turns_it_within_the_item() -> None:
     )
     items = {" ".join(c.text.split()) for c in ranked if c.role is Role.ITEM}
     assert "- Laptops must use full-disk encryption. However, loaner laptops are exempt." in items
-    # What follows the list at the margin may speak of the whole list, not the item.
+    # What follows the list at the margin may speak of the whole list, not the item;
+    # so may a line at an indented list's own margin.
     assert "- Phones must have a PIN." in items
+    indented = (
+        "  - Laptops must be encrypted.\n  - Phones must have a passcode.\n"
+        "  However, contractors may use their own devices.\n\nBackups are encrypted."
+    )
+    ranked = ExtractiveGenerator().rank_sentences(
+        "Must phones have a passcode?", [passage(1, indented)]
+    )
+    assert "- Phones must have a passcode." in {c.text for c in ranked if c.role is Role.ITEM}
 
 
 @pytest.mark.parametrize(
@@ -758,6 +767,10 @@ def test_what_a_sentence_leaning_back_says_past_its_opening(sentence: str, said:
         ("It should be noted that proxies vary.", False),
         ("Those who travel must carry a laptop.", False),
         ("Yet another header is defined below.", False),
+        # An "it" that stands for something; an acronym is no defined term.
+        ("It is used to prevent replay attacks.", True),
+        ("This API requires a token.", True),
+        ("Yet the server must respond.", True),
         ("But for the proxy, nothing changes.", False),
     ],
 )

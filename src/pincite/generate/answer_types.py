@@ -58,8 +58,10 @@ _SOURCE_ASKED = re.compile(
     r"(?:\s*\?|(?!\s+(?:dates?|deadlines?|fees?|numbers?|costs?|process(?:es)?|schedules?|"
     r"requirements?|rules?)\b)(?:['’]s)?\s+(?:[\w-]+\s+){0,3}?(?:does|do|did|is|are|was|were|"
     r"should|must|would|on|about|to\s+(?:follow|read|consult|see)|[a-z]{3,}(?:s|ed))\b)"
-    # "nist sp number of the password guide it cites": a publication's designation.
-    r"|\b(?:sp|fips|rfc|nistir)\s+numbers?\b"
+    # "nist sp number of the password guide it cites", "which RFC number ...?": one
+    # publication's designation; not how such numbers are assigned or written.
+    r"|(?:^|\b(?:what|which)(?:['’]s|\s+is|\s+was)?\s+(?:the\s+)?)(?:nist\s+)?"
+    r"(?:sp|fips|rfc|nistir)\s+number\b(?!\s+(?:field|format|scheme|range)\b)"
     r"|\bwhere\s+(?:can|could|should|do|does)\s+(?:i|we|you|one|they)\s+(?:find|read|look)\s+"
     r"(?:[\w-]+\s+){0,2}?(?:information|guidance|details|documentation|more|further)\b",
     re.I,

@@ -203,6 +203,10 @@ def kind_cue(question: Question, text: str, asked: set[str]) -> bool:
             return False  # no list ends without "and" or "or": spare the long search
         return cue_re.search(text) is not None
     if question.expects is not None:
+        # Read of the claim, not of a table's row alone (``table_record``): its header
+        # may say "Max seats".
+        if question.expects in ("count", "limit") and not bounded(question, text):
+            return False
         if question.expects == "duration" and _NOTICE_ASKED.search(question.text):
             return states_expected(question, text) and _NOTICE_GIVEN.search(text) is not None
         return states_expected(question, text)
@@ -315,8 +319,6 @@ def states_expected(question: Question, text: str) -> bool:
     if question.expects == "limit" and _DEFAULT.search(text) and not _BOUND.search(text):
         return False  # "The default page size is now 50": a default is no limit
     if question.expects in ("count", "limit"):
-        if _EXTREME_ASKED.search(question.text) and not _BOUND_OR_NONE.search(text):
-            return False  # "the largest chunk size" is no "chunk-size of zero"
         return _states_count(question.text, text)
     if question.expects in ("gain", "amount"):
         text = _REFERENCE.sub(" ", text)  # "Table 3" states no gain
@@ -337,17 +339,35 @@ _BOUND = re.compile(
 
 
 # "What is the largest value allowed?", "max number of challenges", "at most": a bound
-# asked for, which a figure alone does not state. Not "Max-Forwards", "max-age", nor
-# "the rate limit", which names the figure asked for ("600 requests per minute").
+# asked for, which a figure alone does not state. Only where the extreme governs the
+# figure asked for: not "How many employees does the largest office have?", nor
+# "Max-Forwards", "max-age", nor "the rate limit", which names the figure asked for
+# ("600 requests per minute").
 _EXTREME_ASKED = re.compile(
     r"(?<![\w-])(?:maximum|minimum|max|min|largest|smallest|highest|lowest|longest|shortest|"
-    r"biggest|greatest)(?![\w-])|\bat\s+(?:most|least)\b",
+    r"biggest|greatest)(?![\w-])\s+(?:[\w*-]+\s+){0,3}?(?:value|size|length|number|amount|"
+    r"count|duration|period|age|lifetime|bytes|characters|digits|version|rate|limit|time)s?\b"
+    r"|\bat\s+(?:most|least)\b",
     re.I,
 )
-# A bound stated, or none: "a maximum of five", "no more than 2", "unlimited".
+# A bound stated, or none: "a maximum of five", "no more than 2", "18 or older", "up to
+# 1,000", "between 8 and 64", "can have 300 participants", "unlimited".
 _BOUND_OR_NONE = re.compile(
-    rf"{_BOUND.pattern}|\b(?:unlimited|unbounded|any\s+number|arbitrary\s+number)\b", re.I
+    rf"{_BOUND.pattern}"
+    r"|\b(?:unlimited|unbounded|any\s+number|arbitrary\s+number|largest|smallest|highest|"
+    r"lowest|longest|shortest|biggest|greatest)\b"
+    r"|\bor\s+(?:more|longer|greater|higher|older|later|above|less|fewer|shorter|smaller|"
+    r"lower|earlier|below|under|newer|younger)\b|\band\s+(?:above|over|up)\b|\d\+"
+    r"|\bbetween\s+\S+\s+and\s+\d|\d+\s+to\s+\d"
+    r"|\b(?:can|may|could)\s+(?:[\w-]+\s+){0,3}?\d",
+    re.I,
 )
+
+
+def bounded(question: Question, text: str) -> bool:
+    """False for a figure that bounds nothing given for an extreme asked for: "a
+    chunk-size of zero" for "the largest chunk size allowed"."""
+    return not _EXTREME_ASKED.search(question.text) or _BOUND_OR_NONE.search(text) is not None
 
 
 # "How much notice do I need to give?", "How far in advance ...?": a time ahead of

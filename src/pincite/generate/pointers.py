@@ -107,23 +107,26 @@ def points_at(text: str, start: int, end: int) -> set[str]:
 # Connectives that qualify or draw on what was just said. Not "Yet another header",
 # "But for ...".
 _TURNS_ON = (
-    r"However|But(?!\s+for\b)|Yet(?=,)|Nevertheless|Nonetheless|Otherwise|Instead|Therefore"
-    r"|Thus|Hence|Consequently|Conversely|Likewise|Similarly|Accordingly"
-    r"|As\s+a\s+(?:result|consequence)|For\s+(?:this|that|these)\s+reasons?"
+    r"However|But(?!\s+for\b)|Yet(?!\s+(?:another|again|more|other)\b)|Nevertheless"
+    r"|Nonetheless|Otherwise|Instead|Therefore|Thus|Hence|Consequently|Conversely|Likewise"
+    r"|Similarly|Accordingly|As\s+a\s+(?:result|consequence)|For\s+(?:this|that|these)\s+reasons?"
     r"|Because\s+of\s+(?:this|that)"
     r"|In\s+(?:this|that|such|either|each|both)\s+(?:case|cases|event|situation|way)"
     r"|In\s+other\s+words|That\s+is(?=,)|(?:By\s+)?[Dd]oing\s+so"
 )
 # "This allows ...", "These may ...", "Since it cannot ...": a pronoun or a bare
 # demonstrative standing for the sentence before. Not the text itself ("This
-# document", "This Agreement": a defined term), nor "Those who ...", nor an empty
-# "it" ("It is RECOMMENDED that", "It should be noted that").
+# document", "This Agreement": a defined term, not "This API"), nor "Those who ...",
+# nor an "it" that stands for nothing ("It is RECOMMENDED that", "It should be noted
+# that"; but "It is used to prevent replay" is the nonce).
 _STANDS_FOR = (
     r"(?:(?:Since|Because|As|Although|While|If|When|Unless)\s+(?=[a-z]))?"
-    rf"(?:(?:[Tt]his|[Tt]hat|[Tt]hese|[Tt]hose|[Ss]uch)\b"
-    rf"(?!\s+(?:(?i:{_THE_TEXT})s?\b|[A-Z]|who\b|which\b))"
-    r"|(?:[Ii]t|[Tt]hey)\b(?!\s+(?:is|was|are|should\s+be|must\s+be)\s+(?:\w+\s+){0,2}?"
-    r"(?:that|to|for)\b))"
+    r"(?:(?:[Tt]his|[Tt]hat|[Tt]hese|[Tt]hose|[Ss]uch)\b"
+    rf"(?!\s+(?:(?i:{_THE_TEXT})s?\b|[A-Z][a-z]|who\b|which\b))"
+    r"|[Tt]hey\b|[Ii]t\b(?!\s+(?:(?:is|was)\s+(?:(?:not|NOT|also|strongly|highly)\s+)?"
+    r"(?:RECOMMENDED|REQUIRED|recommended|required|important|necessary|possible|impossible"
+    r"|likely|unlikely|advisable|essential|critical|clear|expected|assumed|worth|vital"
+    r"|the\s+responsibility)\b|should\s+be\s+noted\b)))"
 )
 _TURNS = re.compile(rf"(?:{_TURNS_ON})\b")
 _STANDS = re.compile(_STANDS_FOR)

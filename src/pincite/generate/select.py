@@ -101,8 +101,8 @@ _SUBJECTLESS = re.compile(r"(?:MUST|SHOULD|SHALL|MAY|REQUIRED|RECOMMENDED)\b")
 _SUBJECT_WORDS = 8
 # A blank line, or a line of spaces, or a page break: what a claim does not run across.
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n|\f")
-# A line that starts at the margin: no longer the list item above it.
-_NEW_LINE = re.compile(r"\n(?![ \t])")
+# A new line and its indent.
+_NEW_LINE = re.compile(r"\n([ \t]*)")
 
 
 def candidates(
@@ -336,8 +336,9 @@ def _pieces(
         # after a list may speak of the whole list.
         item = u.role is Role.ITEM
         alone = not walked and tuple(pieces) == sentence and not item
+        indent = _indent(p.text, u.start) if item else None
         k, leaning = _qualified(
-            p, units, k, pieces, scoring.leaning_sentences, pronouns=alone, item=item
+            p, units, k, pieces, scoring.leaning_sentences, pronouns=alone, indent=indent
         )
         if alone and leaning is not None:
             turned = past_the_turn(p.text[units[leaning].start : units[leaning].end])
@@ -423,7 +424,7 @@ def _qualified(
     most: int,
     *,
     pronouns: bool,
-    item: bool = False,
+    indent: int | None = None,
 ) -> tuple[int, int | None]:
     """Run the claim on to the sentences after ``units[k]`` that lean back on it ("However,
     ...", "This allows ..."), at most ``most`` of them, each whole and within the
@@ -434,8 +435,8 @@ def _qualified(
         between = p.text[pieces[-1][2] : nxt.start]
         if nxt.role is not Role.STATEMENT or _PARAGRAPH_BREAK.search(between):
             break
-        if item and _NEW_LINE.search(between):
-            break  # past the item's own lines
+        if indent is not None and any(len(m[1]) <= indent for m in _NEW_LINE.finditer(between)):
+            break  # past the list item's own lines, which are indented past its bullet
         said = p.text[nxt.start : nxt.end]
         if not leans_back(said, pronouns=pronouns):
             break
@@ -448,6 +449,12 @@ def _qualified(
         added = k + 1 if added is None else added
         k = _resume(p, units, k + 1, pieces)
     return k, added
+
+
+def _indent(text: str, at: int) -> int:
+    """How far the line holding ``text[at]`` is indented."""
+    line = text.rfind("\n", 0, at) + 1
+    return len(text[line:at]) - len(text[line:at].lstrip(" \t")) if at > line else 0
 
 
 def _asked(question: Question, u: Unit) -> bool:
