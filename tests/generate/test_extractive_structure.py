@@ -725,6 +725,14 @@ def test_a_list_item_keeps_what_turns_it_within_the_item() -> None:
         "Must phones have a passcode?", [passage(1, indented)]
     )
     assert "- Phones must have a passcode." in {c.text for c in ranked if c.role is Role.ITEM}
+    # A tab reaches past a bullet indented four spaces.
+    tabbed = (
+        "Devices:\n    - Laptops are encrypted.\n\tHowever, loaners are not.\n"
+        "    - Phones have a PIN.\n\nBackups."
+    )
+    ranked = ExtractiveGenerator().rank_sentences("Are loaners encrypted?", [passage(1, tabbed)])
+    items = {" ".join(c.text.split()) for c in ranked if c.role is Role.ITEM}
+    assert any(t.endswith("- Laptops are encrypted. However, loaners are not.") for t in items)
 
 
 @pytest.mark.parametrize(
@@ -764,6 +772,8 @@ def test_what_a_sentence_leaning_back_says_past_its_opening(sentence: str, said:
         ("These terms apply to all customers.", False),
         ("This policy applies to all staff.", False),
         ("It is NOT RECOMMENDED that clients retry.", False),
+        ("It is advised that backups be encrypted.", False),
+        ("This EULA is governed by the laws of Ireland.", False),
         ("It should be noted that proxies vary.", False),
         ("Those who travel must carry a laptop.", False),
         ("Yet another header is defined below.", False),

@@ -58,13 +58,17 @@ _SOURCE_ASKED = re.compile(
     r"(?:\s*\?|(?!\s+(?:dates?|deadlines?|fees?|numbers?|costs?|process(?:es)?|schedules?|"
     r"requirements?|rules?)\b)(?:['’]s)?\s+(?:[\w-]+\s+){0,3}?(?:does|do|did|is|are|was|were|"
     r"should|must|would|on|about|to\s+(?:follow|read|consult|see)|[a-z]{3,}(?:s|ed))\b)"
-    # "nist sp number of the password guide it cites", "which RFC number ...?": one
-    # publication's designation; not how such numbers are assigned or written.
-    r"|(?:^|\b(?:what|which)(?:['’]s|\s+is|\s+was)?\s+(?:the\s+)?)(?:nist\s+)?"
-    r"(?:sp|fips|rfc|nistir)\s+number\b(?!\s+(?:field|format|scheme|range)\b)"
+    # "nist sp number of the password guide it cites", "Tell me the RFC number for TLS
+    # 1.3": a publication's designation (``_NUMBERING``: not how such numbers work).
+    r"|\b(?:sp|fips|rfc|nistir)\s+numbers?\b(?!\s+(?:field|format|scheme|range)s?\b)"
     r"|\bwhere\s+(?:can|could|should|do|does)\s+(?:i|we|you|one|they)\s+(?:find|read|look)\s+"
     r"(?:[\w-]+\s+){0,2}?(?:information|guidance|details|documentation|more|further)\b",
     re.I,
+)
+# "Who assigns RFC numbers?", "How are RFC numbers allocated?", "the SP number on the
+# invoice": how such numbers work, or a supplier's number, not a source asked for.
+_NUMBERING = re.compile(
+    r"^\s*(?:who|how)\b[^?]*\b(?:sp|fips|rfc|nistir)\s+numbers?\b|\binvoices?\b", re.I
 )
 # "NIST SP 800-88", "RFC 1590", "Section 4 of ...", "(http://checklists.nist.gov/)".
 _SOURCE = re.compile(
@@ -162,6 +166,8 @@ def asked_type(question: Question) -> str | None:
                 return None
             if name == "purpose" and _OF_DOCUMENT.search(question.text):
                 return None  # "What is the purpose of this policy?": its scope sentence
+            if name == "source" and _NUMBERING.search(question.text):
+                return None
             if name == "source" and question.expects is not None:
                 return None  # "What is the publication date of ...?": a date
             return name

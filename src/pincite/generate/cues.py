@@ -343,31 +343,43 @@ _BOUND = re.compile(
 # figure asked for: not "How many employees does the largest office have?", nor
 # "Max-Forwards", "max-age", nor "the rate limit", which names the figure asked for
 # ("600 requests per minute").
+_EXTREMES = (
+    r"maximum|minimum|max|min|largest|smallest|highest|lowest|longest|shortest|biggest|greatest"
+)
 _EXTREME_ASKED = re.compile(
-    r"(?<![\w-])(?:maximum|minimum|max|min|largest|smallest|highest|lowest|longest|shortest|"
-    r"biggest|greatest)(?![\w-])\s+(?:[\w*-]+\s+){0,3}?(?:value|size|length|number|amount|"
-    r"count|duration|period|age|lifetime|bytes|characters|digits|version|rate|limit|time)s?\b"
-    r"|\bat\s+(?:most|least)\b",
+    rf"(?<![\w-])(?:{_EXTREMES})(?![\w-])\s+(?:[\w*-]+\s+){{0,3}}?(?:value|size|length|"
+    r"number|amount|count|duration|period|age|lifetime|bytes|characters|digits|version|rate|"
+    r"limit|time)s?\b"
+    r"|\bat\s+(?:the\s+)?(?:most|least|max(?:imum)?|min(?:imum)?|longest|shortest)\b"
+    r"|,?\s*\b(?:max|maximum|min|minimum)\s*\?*\s*$",
     re.I,
 )
-# A bound stated, or none: "a maximum of five", "no more than 2", "18 or older", "up to
-# 1,000", "between 8 and 64", "can have 300 participants", "unlimited".
-_BOUND_OR_NONE = re.compile(
-    rf"{_BOUND.pattern}"
-    r"|\b(?:unlimited|unbounded|any\s+number|arbitrary\s+number|largest|smallest|highest|"
-    r"lowest|longest|shortest|biggest|greatest)\b"
-    r"|\bor\s+(?:more|longer|greater|higher|older|later|above|less|fewer|shorter|smaller|"
-    r"lower|earlier|below|under|newer|younger)\b|\band\s+(?:above|over|up)\b|\d\+"
-    r"|\bbetween\s+\S+\s+and\s+\d|\d+\s+to\s+\d"
-    r"|\b(?:can|may|could)\s+(?:[\w-]+\s+){0,3}?\d",
+_LOWER_ASKED = re.compile(
+    r"(?<![\w-])(?:minimum|min|smallest|lowest|shortest)(?![\w-])|\bat\s+(?:the\s+)?least\b",
     re.I,
+)
+# A bound stated, or none: "a maximum of five", "no more than 2", "unlimited"; below
+# or above, as asked: "18 or older" bounds from below, "25 MB or less" from above.
+_BOUND_OR_NONE = re.compile(
+    rf"{_BOUND.pattern}|\b(?:unlimited|unbounded|any\s+number|arbitrary\s+number)\b", re.I
+)
+_FROM_BELOW = re.compile(
+    r"\bor\s+(?:more|longer|greater|higher|older|later|above|newer)\b"
+    r"|\band\s+(?:above|over|up)\b|\d\+",
+    re.I,
+)
+_FROM_ABOVE = re.compile(
+    r"\bor\s+(?:less|fewer|shorter|smaller|lower|earlier|below|under|younger)\b", re.I
 )
 
 
 def bounded(question: Question, text: str) -> bool:
     """False for a figure that bounds nothing given for an extreme asked for: "a
     chunk-size of zero" for "the largest chunk size allowed"."""
-    return not _EXTREME_ASKED.search(question.text) or _BOUND_OR_NONE.search(text) is not None
+    if not _EXTREME_ASKED.search(question.text) or _BOUND_OR_NONE.search(text):
+        return True
+    side = _FROM_BELOW if _LOWER_ASKED.search(question.text) else _FROM_ABOVE
+    return side.search(text) is not None
 
 
 # "How much notice do I need to give?", "How far in advance ...?": a time ahead of

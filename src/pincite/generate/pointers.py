@@ -43,6 +43,8 @@ _THE_TEXT = (
     r"|version|edition|part|policy|procedure|agreement|contract|terms?|addendum|notice"
     r"|handbook|page|faq|readme|release"
 )
+# Agreements and documents named by their letters: "This EULA", "This SLA".
+_AGREEMENTS = r"eula|sla|dpa|msa|nda|sow|sop|bcp|nist|fips|sp"
 # Further in: "The methods GET, HEAD, PUT and DELETE share this property.", "The
 # value of this field", "when such devices are used". Not "of this document" or "in
 # this paper", which point at the text itself, nor idioms ("in this case", "this
@@ -116,17 +118,17 @@ _TURNS_ON = (
 )
 # "This allows ...", "These may ...", "Since it cannot ...": a pronoun or a bare
 # demonstrative standing for the sentence before. Not the text itself ("This
-# document", "This Agreement": a defined term, not "This API"), nor "Those who ...",
-# nor an "it" that stands for nothing ("It is RECOMMENDED that", "It should be noted
-# that"; but "It is used to prevent replay" is the nonce).
+# document", "This Agreement", "This EULA": a defined term, but "This API" leans),
+# nor "Those who ...", nor an "it" that stands for nothing ("It is RECOMMENDED that",
+# "It is up to", "It should be noted that"; but "It is used to prevent replay" is the
+# nonce).
 _STANDS_FOR = (
     r"(?:(?:Since|Because|As|Although|While|If|When|Unless)\s+(?=[a-z]))?"
     r"(?:(?:[Tt]his|[Tt]hat|[Tt]hese|[Tt]hose|[Ss]uch)\b"
-    rf"(?!\s+(?:(?i:{_THE_TEXT})s?\b|[A-Z][a-z]|who\b|which\b))"
-    r"|[Tt]hey\b|[Ii]t\b(?!\s+(?:(?:is|was)\s+(?:(?:not|NOT|also|strongly|highly)\s+)?"
-    r"(?:RECOMMENDED|REQUIRED|recommended|required|important|necessary|possible|impossible"
-    r"|likely|unlikely|advisable|essential|critical|clear|expected|assumed|worth|vital"
-    r"|the\s+responsibility)\b|should\s+be\s+noted\b)))"
+    rf"(?!\s+(?:(?i:{_THE_TEXT}|{_AGREEMENTS})s?\b|[A-Z][a-z]|who\b|which\b))"
+    r"|[Tt]hey\b|[Ii]t\b(?:(?=\s+(?:is|was)\s+(?:used|designed|intended|meant)\s+(?:to|for|by)\b)"
+    r"|(?!\s+(?:(?:is|was|are|should\s+be|must\s+be)\s+(?:[\w-]+\s+){0,2}?(?:that|to|for)\b"
+    r"|(?:is|was)\s+(?:the\s+responsibility|up\s+to)\b|(?:should|must)\s+be\s+noted\b))))"
 )
 _TURNS = re.compile(rf"(?:{_TURNS_ON})\b")
 _STANDS = re.compile(_STANDS_FOR)

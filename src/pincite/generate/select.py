@@ -101,8 +101,9 @@ _SUBJECTLESS = re.compile(r"(?:MUST|SHOULD|SHALL|MAY|REQUIRED|RECOMMENDED)\b")
 _SUBJECT_WORDS = 8
 # A blank line, or a line of spaces, or a page break: what a claim does not run across.
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n|\f")
-# A new line and its indent.
+# A new line and its indent; a tab reaches the next multiple of eight columns.
 _NEW_LINE = re.compile(r"\n([ \t]*)")
+_TAB = 8
 
 
 def candidates(
@@ -435,7 +436,9 @@ def _qualified(
         between = p.text[pieces[-1][2] : nxt.start]
         if nxt.role is not Role.STATEMENT or _PARAGRAPH_BREAK.search(between):
             break
-        if indent is not None and any(len(m[1]) <= indent for m in _NEW_LINE.finditer(between)):
+        if indent is not None and any(
+            len(m[1].expandtabs(_TAB)) <= indent for m in _NEW_LINE.finditer(between)
+        ):
             break  # past the list item's own lines, which are indented past its bullet
         said = p.text[nxt.start : nxt.end]
         if not leans_back(said, pronouns=pronouns):
@@ -454,7 +457,8 @@ def _qualified(
 def _indent(text: str, at: int) -> int:
     """How far the line holding ``text[at]`` is indented."""
     line = text.rfind("\n", 0, at) + 1
-    return len(text[line:at]) - len(text[line:at].lstrip(" \t")) if at > line else 0
+    lead = text[line:at]
+    return len(lead[: len(lead) - len(lead.lstrip(" \t"))].expandtabs(_TAB))
 
 
 def _asked(question: Question, u: Unit) -> bool:
