@@ -18,9 +18,18 @@ import re
 
 from pincite.generate.base import Passage
 from pincite.generate.layout import Role, Unit
+from pincite.generate.page_break import ends_sentence
+from pincite.generate.pool import Piece, resume, resumed
 from pincite.generate.words import content_stems
 
-__all__ = ["leans_back", "past_the_turn", "pointed_at", "points_at"]
+__all__ = [
+    "indent_of",
+    "leans_back",
+    "past_the_turn",
+    "pointed_at",
+    "points_at",
+    "qualified",
+]
 
 # "These methods ...", "This property ...": nothing alone if the sentence before names it.
 _ANAPHORA = re.compile(r"(?:These|This|Those|Such)\s+([a-z]\w+)\b")
@@ -157,3 +166,54 @@ def past_the_turn(sentence: str) -> str:
 
 
 _SUBORDINATE = re.compile(r"(?:Since|Because|As|Although|While|If|When|Unless)\s")
+
+
+# A blank line, or a line of spaces, or a page break: what a claim does not run across.
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n|\f")
+# A new line and its indent; a tab reaches the next multiple of eight columns.
+_NEW_LINE = re.compile(r"\n([ \t]*)")
+_TAB = 8
+
+
+def qualified(
+    p: Passage,
+    units: list[Unit],
+    k: int,
+    pieces: list[Piece],
+    most: int,
+    *,
+    pronouns: bool,
+    indent: int | None = None,
+) -> tuple[int, int | None]:
+    """Run the claim on to the sentences after ``units[k]`` that lean back on it ("However,
+    ...", "This allows ..."), at most ``most`` of them, each whole and within the
+    paragraph and the page; the index of the last unit quoted, and of the first added."""
+    added: int | None = None
+    while k + 1 < len(units) and (added is None or k + 1 - added < most):
+        nxt = units[k + 1]
+        between = p.text[pieces[-1][2] : nxt.start]
+        if nxt.role is not Role.STATEMENT or _PARAGRAPH_BREAK.search(between):
+            break
+        if indent is not None and any(
+            len(m[1].expandtabs(_TAB)) <= indent for m in _NEW_LINE.finditer(between)
+        ):
+            break  # past the list item's own lines, which are indented past its bullet
+        said = p.text[nxt.start : nxt.end]
+        if not leans_back(said, pronouns=pronouns):
+            break
+        # Whole: "Thus, if the body is meant for Danish readers, the appropriate field is"
+        # ends at a chunk's edge or at page furniture with no rest after it.
+        rest = resumed(p.text, units, k + 1)
+        if rest is None and not ends_sentence(said):
+            break
+        pieces[-1] = (p, pieces[-1][1], nxt.end)
+        added = k + 1 if added is None else added
+        k = resume(p, units, k + 1, pieces)
+    return k, added
+
+
+def indent_of(text: str, at: int) -> int:
+    """How far the line holding ``text[at]`` is indented."""
+    line = text.rfind("\n", 0, at) + 1
+    lead = text[line:at]
+    return len(lead[: len(lead) - len(lead.lstrip(" \t"))].expandtabs(_TAB))

@@ -19,7 +19,7 @@ from pincite.generate.question import Question
 from pincite.generate.rarity import stem_weights
 from pincite.generate.words import content_stems
 
-__all__ = ["Piece", "Pool", "adjacent", "ends_sentence", "resumed"]
+__all__ = ["Piece", "Pool", "adjacent", "ends_sentence", "resume", "resumed"]
 
 Piece = tuple[Passage, int, int]  # passage-relative [start, end)
 _ADJACENT_GAP = 4
@@ -133,3 +133,12 @@ def resumed(text: str, units: Sequence[Unit], i: int) -> int | None:
     # Not a code line or a new sentence after the break.
     first, rest = text[units[i].start : units[i].end], text[units[j].start : units[j].end]
     return j if finishes(first, rest, item=units[i].role is Role.ITEM) else None
+
+
+def resume(p: Passage, units: list[Unit], k: int, pieces: list[Piece]) -> int:
+    """Quote the rest of ``units[k]`` if a page break cuts it; the index of the last unit quoted."""
+    rest = resumed(p.text, units, k)
+    if rest is None:
+        return k
+    pieces.append((p, units[rest].start, units[rest].end))
+    return rest

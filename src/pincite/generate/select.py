@@ -29,12 +29,12 @@ from pincite.generate.defining import about, defines
 from pincite.generate.deontic import obligations
 from pincite.generate.elsewhere import asks_where, sends_elsewhere
 from pincite.generate.faq import restates, turned_round
+from pincite.generate.joins import CLAIMABLE, continues, finishes_previous, runs_into_next
 from pincite.generate.layout import Role, Unit, layout
 from pincite.generate.lists import run
 from pincite.generate.names import documents_named
-from pincite.generate.page_break import finishes
-from pincite.generate.pointers import leans_back, past_the_turn, pointed_at
-from pincite.generate.pool import Piece, Pool, adjacent, ends_sentence, resumed
+from pincite.generate.pointers import indent_of, past_the_turn, pointed_at, qualified
+from pincite.generate.pool import Piece, Pool, adjacent, ends_sentence, resume
 from pincite.generate.question import Question, QuestionKind
 from pincite.generate.records import record_line
 from pincite.generate.scope import asks_scope, describes_itself
@@ -81,7 +81,6 @@ _NEXT_ENTRY = re.compile(
 _RUN_KINDS = frozenset(
     {QuestionKind.LIST, QuestionKind.CONDITION, QuestionKind.PROCEDURE, QuestionKind.REASON}
 )
-_CLAIMABLE = frozenset({Role.STATEMENT, Role.ITEM, Role.FOOTNOTE})
 # An FAQ's reply opening the sentence after it, on the same line.
 _REPLY = re.compile(r"(?:Yes|No)\.[ \t]+", re.I)
 # "No provision is provided under FISMA for waivers", "available to contractors with a
@@ -99,11 +98,6 @@ _SHORT_BODY = 5
 # Revalidation failed\n  MUST be included if a cache returns a stale response ...".
 _SUBJECTLESS = re.compile(r"(?:MUST|SHOULD|SHALL|MAY|REQUIRED|RECOMMENDED)\b")
 _SUBJECT_WORDS = 8
-# A blank line, or a line of spaces, or a page break: what a claim does not run across.
-_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n|\f")
-# A new line and its indent; a tab reaches the next multiple of eight columns.
-_NEW_LINE = re.compile(r"\n([ \t]*)")
-_TAB = 8
 
 
 def candidates(
@@ -150,11 +144,11 @@ def candidates(
                 drafts.append((record, record, title, scoring.pattern_share * keyed, u.role))
                 continue
             claimed: Role = u.role
-            if claimed not in _CLAIMABLE:
-                if not _runs_into_next(p, units, i, pool.passages):
+            if claimed not in CLAIMABLE:
+                if not runs_into_next(p, units, i, pool.passages):
                     continue
                 claimed = Role.STATEMENT  # the first half of a sentence the next chunk finishes
-            elif i == 0 and _finishes_previous(p, pool.passages):
+            elif i == 0 and finishes_previous(p, pool.passages):
                 continue  # "SHOULD assume ...": quoted with its start, from the chunk before
             definition = defines(question, pool, p, units, u, scoring)
             if definition and not _says_yes_or_no(question, p.text[u.start : u.end], u.title):
@@ -313,7 +307,7 @@ def _pieces(
         at = pointed_at(p, units, i, start)
         walked, start = at != start, at
     pieces: list[Piece] = [(p, start, end)]
-    k = _resume(p, units, i, pieces)  # the last unit quoted
+    k = resume(p, units, i, pieces)  # the last unit quoted
     sentence = tuple(pieces)  # the first sentence, whole
     if runs_on and u.role is Role.STATEMENT:
         added = 0
@@ -326,7 +320,7 @@ def _pieces(
             pieces[-1] = (p, pieces[-1][1], nxt.end)
             k, added = k + 1, added + 1
         if added:
-            k = _resume(p, units, k, pieces)
+            k = resume(p, units, k, pieces)
     # The claim is its sentence and one leaning on it ("Such placement is common
     # because ..."), whose words past its opening may say the kind of answer asked for.
     turned = ""
@@ -337,8 +331,8 @@ def _pieces(
         # after a list may speak of the whole list.
         item = u.role is Role.ITEM
         alone = not walked and tuple(pieces) == sentence and not item
-        indent = _indent(p.text, u.start) if item else None
-        k, leaning = _qualified(
+        indent = indent_of(p.text, u.start) if item else None
+        k, leaning = qualified(
             p, units, k, pieces, scoring.leaning_sentences, pronouns=alone, indent=indent
         )
         if alone and leaning is not None:
@@ -353,112 +347,9 @@ def _pieces(
             follow = layout(nxt_p.text, nxt_p.title)
             # Not a heading, a list item, a page number or a footnote: "- Upgrades not
             # approved in advance" ends its list where "## Definitions" opens the next chunk.
-            if follow and _continues(p.text[start:end], nxt_p, follow[0], item=u.role is Role.ITEM):
+            if follow and continues(p.text[start:end], nxt_p, follow[0], item=u.role is Role.ITEM):
                 pieces.append((nxt_p, follow[0].start, follow[0].end))
     return tuple(pieces), (sentence if ran_on else tuple(pieces)), turned
-
-
-def _continues(first: str, nxt: Passage, u: Unit, *, item: bool = False) -> bool:
-    """True when ``u``, opening the next chunk, goes on with what ``first`` left unfinished.
-
-    Not a heading, a list item, a page number or a footnote: "- Upgrades not
-    approved in advance" ends its list where "## Definitions" opens the next
-    chunk. A rest in capitals goes on only where a page break's rest would
-    (``layout.finishes``: "the server" | "SHOULD assume ...").
-    """
-    if u.role not in (Role.STATEMENT, Role.FRAGMENT, Role.LEADIN):
-        return False
-    rest = nxt.text[u.start : u.end]
-    return not rest[:1].isupper() or finishes(first, rest, item=item)
-
-
-def _runs_into_next(p: Passage, units: list[Unit], i: int, passages: Sequence[Passage]) -> bool:
-    """True for a passage's last words, too short for a statement, that the next chunk
-    finishes: "If no Accept-Language header is present in the request, the server",
-    then the page break where the chunk ends, then "SHOULD assume that ...".
-    """
-    u = units[i]
-    if u.role is not Role.FRAGMENT or u.row or ends_sentence(p.text[u.start : u.end]):
-        return False
-    if any(x.role is not Role.FURNITURE for x in units[i + 1 :]):
-        return False
-    nxt = adjacent(p, passages)
-    if nxt is None:
-        return False
-    follow = layout(nxt.text, nxt.title)
-    return (
-        bool(follow)
-        and follow[0].role in (Role.STATEMENT, Role.FRAGMENT)
-        and finishes(p.text[u.start : u.end], nxt.text[follow[0].start : follow[0].end])
-    )
-
-
-def _finishes_previous(p: Passage, passages: Sequence[Passage]) -> bool:
-    """True when ``p`` opens with the rest of a sentence that a retrieved chunk before it
-    began: the claim quotes the two halves from there (``_pieces``), so the rest is no
-    claim of its own."""
-    follow = layout(p.text, p.title)
-    for q in passages:
-        if q is p or not follow or adjacent(q, passages) is not p:
-            continue
-        units = layout(q.text, q.title)
-        said = [k for k, u in enumerate(units) if u.role is not Role.FURNITURE]
-        if not said:
-            continue
-        last = units[said[-1]]
-        if last.role in _CLAIMABLE:
-            first = q.text[last.start : last.end]
-            if not ends_sentence(first) and _continues(
-                first, p, follow[0], item=last.role is Role.ITEM
-            ):
-                return True
-        elif _runs_into_next(q, units, said[-1], passages):
-            return True
-    return False
-
-
-def _qualified(
-    p: Passage,
-    units: list[Unit],
-    k: int,
-    pieces: list[Piece],
-    most: int,
-    *,
-    pronouns: bool,
-    indent: int | None = None,
-) -> tuple[int, int | None]:
-    """Run the claim on to the sentences after ``units[k]`` that lean back on it ("However,
-    ...", "This allows ..."), at most ``most`` of them, each whole and within the
-    paragraph and the page; the index of the last unit quoted, and of the first added."""
-    added: int | None = None
-    while k + 1 < len(units) and (added is None or k + 1 - added < most):
-        nxt = units[k + 1]
-        between = p.text[pieces[-1][2] : nxt.start]
-        if nxt.role is not Role.STATEMENT or _PARAGRAPH_BREAK.search(between):
-            break
-        if indent is not None and any(
-            len(m[1].expandtabs(_TAB)) <= indent for m in _NEW_LINE.finditer(between)
-        ):
-            break  # past the list item's own lines, which are indented past its bullet
-        said = p.text[nxt.start : nxt.end]
-        if not leans_back(said, pronouns=pronouns):
-            break
-        # Whole: "Thus, if the body is meant for Danish readers, the appropriate field is"
-        # ends at a chunk's edge or at page furniture with no rest after it.
-        rest = resumed(p.text, units, k + 1)
-        if rest is None and not ends_sentence(said):
-            break
-        pieces[-1] = (p, pieces[-1][1], nxt.end)
-        added = k + 1 if added is None else added
-        k = _resume(p, units, k + 1, pieces)
-    return k, added
-
-
-def _indent(text: str, at: int) -> int:
-    """How far the line holding ``text[at]`` is indented."""
-    line = text.rfind("\n", 0, at) + 1
-    lead = text[line:at]
-    return len(lead[: len(lead) - len(lead.lstrip(" \t"))].expandtabs(_TAB))
 
 
 def _asked(question: Question, u: Unit) -> bool:
@@ -467,12 +358,3 @@ def _asked(question: Question, u: Unit) -> bool:
     return restates(u.title, question.text, stems) and not turned_round(
         u.title, question.text, stems
     )
-
-
-def _resume(p: Passage, units: list[Unit], k: int, pieces: list[Piece]) -> int:
-    """Quote the rest of ``units[k]`` if a page break cuts it; the index of the last unit quoted."""
-    rest = resumed(p.text, units, k)
-    if rest is None:
-        return k
-    pieces.append((p, units[rest].start, units[rest].end))
-    return rest
