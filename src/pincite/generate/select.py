@@ -113,7 +113,7 @@ def candidates(
     subjects: dict[int, set[str]] = {}  # a record's own words beyond its text (``record_line``)
     # A claim of one sentence and what leans back on it: the kind's cue may lie in
     # either ("Such placement is common because ..."); what the second says.
-    qualified: dict[int, str] = {}
+    turns: dict[int, str] = {}
     for p in pool.passages:
         units = pool.units[p.number]
         stated = table_values(p, units)  # the figures its tables state (``bands``)
@@ -157,7 +157,7 @@ def candidates(
             runs_on = (definition > 0 and u.first) or question.kind is QuestionKind.PROCEDURE
             pieces, scored, turned = _pieces(question, p, units, i, pool.passages, scoring, runs_on)
             if turned:
-                qualified[len(drafts)] = turned
+                turns[len(drafts)] = turned
             drafts.append((pieces, scored, title, definition, claimed))
     if not drafts or not question.stems:
         return []
@@ -224,8 +224,8 @@ def candidates(
         said = text
         # Not a count or an amount: "They are reviewed every 30 days." says nothing of
         # how long what the claim names is kept.
-        if j in qualified and question.kind is not QuestionKind.NUMBER and not question.expects:
-            said = f"{text} {qualified[j]}"
+        if j in turns and question.kind is not QuestionKind.NUMBER and not question.expects:
+            said = f"{text} {turns[j]}"
         cue = 1.0 if kind_cue(question, said, asked) else 0.0
         score = base + scoring.definition_bonus * definition + scoring.cue_bonus * cue
         if counts_asked(question, text):
