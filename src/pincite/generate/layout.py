@@ -21,6 +21,7 @@ from pincite.generate.faq import stands_alone
 from pincite.generate.glossary import glossary_terms
 from pincite.generate.page_break import finishes
 from pincite.generate.rows import is_table_rule, table_lines, table_rows
+from pincite.generate.running_header import running_header, title_words
 from pincite.generate.wording import (
     FIELD,
     VERBS,
@@ -121,16 +122,6 @@ _MD_HEADING = re.compile(r"^#{1,6}\s")
 _LEADERS = re.compile(r"\.{4,}|…{2,}|(?:\. ){3,}")
 _STEP = re.compile(rf"({_ITEM_NUMBER})[.)]\s")
 _WORD = re.compile(r"\w+")
-# What a running header adds to the document's title: its number, revision and date.
-_DOCUMENT_WORDS = frozenset(
-    _WORD.findall(
-        "rfc nist sp fips pub publication special rev revision draft version vol january "
-        "february march april may june july august september october november december"
-    )
-)
-_SMALL_WORDS = frozenset(_WORD.findall("a an and of the to for in on"))
-_HEADER_WORDS = 3
-_HEADER_SHARE = 0.9
 # Pseudo-code reads as words ("length := 0 read chunk-size ... while (chunk-size > 0) {")
 # but an assignment or a block of braces is no prose.
 _PSEUDOCODE = re.compile(r"\w\s*:=\s*\w|\)\s*\{|\{\s*$|^\s*\}", re.M)
@@ -153,10 +144,15 @@ def layout(text: str, title: str = "") -> list[Unit]:
     roles = [
         Role.LABEL if s in terms else _role(text, spans, i, rows) for i, (s, _) in enumerate(spans)
     ]
-    header_words = _title_words(title)
+    header_words = title_words(title)
     for i, role in enumerate(roles):
-        if role in (Role.HEADING, Role.FRAGMENT) and _running_header(
-            text[slice(*spans[i])], header_words
+        line = text[slice(*spans[i])]
+        # "2. The NIST Definition of Cloud Computing" is a section's heading.
+        numbered = _NUMBERED_HEADING.match(line) or _MD_HEADING.match(line)
+        if (
+            role in (Role.HEADING, Role.FRAGMENT)
+            and not numbered
+            and running_header(line, header_words)
         ):
             roles[i] = Role.FURNITURE
     _footers(text, spans, roles, rows)
@@ -280,34 +276,6 @@ def _whole_md_headings(text: str, spans: list[tuple[int, int]]) -> list[tuple[in
                 continue
         out.append((s, e))
     return out
-
-
-def _title_words(title: str) -> frozenset[str]:
-    return frozenset(w for w in _WORD.findall(title.casefold()) if not w.isdigit())
-
-
-def _running_header(line: str, title_words: frozenset[str]) -> bool:
-    """True for a page's running header: the document's title with its number and date.
-
-    "RFC 7230 HTTP/1.1 Message Syntax and Routing June 2014", "NIST SP 800-46
-    REV. 2 GUIDE TO ENTERPRISE TELEWORK, ...": left as headings they would
-    become the title of every sentence after a page break (and a list's lead-in).
-    """
-    if not title_words or _NUMBERED_HEADING.match(line) or _MD_HEADING.match(line):
-        return False  # "2. The NIST Definition of Cloud Computing" is a section's heading
-    tokens = _WORD.findall(line.casefold())
-    # A header carries the document's number or date, or is set in capitals
-    # ("GUIDE TO ENTERPRISE TELEWORK AND REMOTE ACCESS SECURITY"); a heading
-    # in the title's words ("Remote Access Security") is a section's.
-    marked = any(t.isdigit() or t in _DOCUMENT_WORDS for t in tokens)
-    if not marked and any(c.islower() for c in line):
-        return False
-    words = [
-        w for w in tokens if not w.isdigit() and w not in _DOCUMENT_WORDS and w not in _SMALL_WORDS
-    ]
-    if len(words) < _HEADER_WORDS:
-        return False
-    return sum(w in title_words for w in words) >= _HEADER_SHARE * len(words)
 
 
 def _items_follow(text: str, spans: list[tuple[int, int]], i: int) -> bool:

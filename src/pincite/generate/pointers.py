@@ -131,8 +131,9 @@ _TURNS_ON = (
 # nor "Those who ...", nor an "it" that stands for nothing ("It is RECOMMENDED that",
 # "It is up to", "It should be noted that"; but "It is used to prevent replay" is the
 # nonce).
+_SUBORDINATORS = "Since|Because|As|Although|While|If|When|Unless"
 _STANDS_FOR = (
-    r"(?:(?:Since|Because|As|Although|While|If|When|Unless)\s+(?=[a-z]))?"
+    rf"(?:(?:{_SUBORDINATORS})\s+(?=[a-z]))?"
     r"(?:(?:[Tt]his|[Tt]hat|[Tt]hese|[Tt]hose|[Ss]uch)\b"
     rf"(?!\s+(?:(?i:{_THE_TEXT}|{_AGREEMENTS})s?\b|[A-Z][a-z]|who\b|which\b))"
     r"|[Tt]hey\b|[Ii]t\b(?:(?=\s+(?:is|was)\s+(?:used|designed|intended|meant)\s+(?:to|for|by)\b)"
@@ -165,7 +166,7 @@ def past_the_turn(sentence: str) -> str:
     return sentence
 
 
-_SUBORDINATE = re.compile(r"(?:Since|Because|As|Although|While|If|When|Unless)\s")
+_SUBORDINATE = re.compile(rf"(?:{_SUBORDINATORS})\s")
 
 
 # A blank line, or a line of spaces, or a page break: what a claim does not run across.
