@@ -6,6 +6,7 @@ text and the rules, not from a model.
 
 from __future__ import annotations
 
+import pytest
 from extractive_helpers import assert_pinned
 
 from pincite.generate.base import Generation, Passage
@@ -219,6 +220,34 @@ def test_a_bulleted_list_under_its_leadin_is_answered_item_by_item() -> None:
 def test_an_unrelated_question_is_refused() -> None:
     g = answer("What is the boiling point of mercury?", passage(1, DEPLOYMENT))
     assert not g.sufficient_context and g.claims == ()
+
+
+def test_a_sentence_outside_the_first_passage_needs_more_evidence_to_answer() -> None:
+    # Issue 12: the passage's retrieval evidence counts when deciding sufficiency.
+    # The same sentence, scoring the same, answers from the passage retrieval
+    # ranked first and is refused from the second, when its score clears the
+    # threshold by less than the margin.
+    question = "How long are audit logs kept?"
+    logs = "Audit logs are kept for 400 days and then deleted."
+    other = "Expense claims are filed through the finance portal."
+    first = [passage(1, logs), passage(2, other)]
+    second = [passage(1, other), passage(2, logs)]
+    lexical = ExtractiveGenerator(config=ExtractiveConfig(threshold_lexical=-1.0))
+    top_first, top_second = lexical.rank_sentences(question, first)[0], lexical.rank_sentences(
+        question, second
+    )[0]
+    assert top_first.text == top_second.text == logs
+    assert top_first.score == top_second.score
+    margin = ExtractiveConfig().other_passage
+    assert lexical.evidence(top_first) == top_first.score
+    assert lexical.evidence(top_second) == pytest.approx(top_second.score - margin)
+    between = lexical.with_threshold(top_first.score - margin / 2)
+    assert claim_texts(between.generate(question, first)) == [logs]
+    refused = between.generate(question, second)
+    assert not refused.sufficient_context and refused.claims == ()
+    # What the refusal reports as its closest score is the evidence, not the raw score.
+    assert refused.raw["closest_score"] == pytest.approx(top_second.score - margin, abs=1e-4)
+    assert between.assess(question, second)[0] == pytest.approx(top_second.score - margin)
 
 
 def test_a_procedure_question_prefers_what_must_be_done() -> None:

@@ -59,7 +59,7 @@ answer_threshold_option = click.option(
     type=float,
     envvar="PINCITE_ANSWER_THRESHOLD",
     help="Refuse below this score (extractive generator only; env PINCITE_ANSWER_THRESHOLD). "
-    "Default: the tenant's saved threshold (`pincite threshold`), else 0.57 with an "
+    "Default: the tenant's saved threshold (`pincite threshold`), else 0.54 with an "
     "embedder, 0.62 lexical-only, set on long standards (NIST, RFCs); `pincite eval qa` on "
     "a dev split of your own questions reports, and with --save-threshold keeps, the one "
     "that suits your documents.",
