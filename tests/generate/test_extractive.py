@@ -233,9 +233,10 @@ def test_a_sentence_outside_the_first_passage_needs_more_evidence_to_answer() ->
     first = [passage(1, logs), passage(2, other)]
     second = [passage(1, other), passage(2, logs)]
     lexical = ExtractiveGenerator(config=ExtractiveConfig(threshold_lexical=-1.0))
-    top_first, top_second = lexical.rank_sentences(question, first)[0], lexical.rank_sentences(
-        question, second
-    )[0]
+    top_first, top_second = (
+        lexical.rank_sentences(question, first)[0],
+        lexical.rank_sentences(question, second)[0],
+    )
     assert top_first.text == top_second.text == logs
     assert top_first.score == top_second.score
     margin = ExtractiveConfig().other_passage
