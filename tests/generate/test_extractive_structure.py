@@ -782,6 +782,14 @@ def test_what_a_sentence_leaning_back_says_past_its_opening(sentence: str, said:
         ("This API requires a token.", True),
         ("Yet the server must respond.", True),
         ("But for the proxy, nothing changes.", False),
+        # An example illustrates the sentence before: SP 800-46 r2's "The VPN gateway can
+        # control access to the parts of the network ... For example, a VPN might allow
+        # a user to only have access to one subnet".
+        ("For example, a VPN might allow a user to only have access to one subnet.", True),
+        ("For instance, a proxy may cache it.", True),
+        ("In particular, the server MUST NOT retry.", True),
+        ("For example purposes only, see Appendix B.", False),
+        ("For instance data, see the registry.", False),
     ],
 )
 def test_what_leans_back_on_the_sentence_before(sentence: str, leans: bool) -> None:

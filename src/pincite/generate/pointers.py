@@ -124,6 +124,7 @@ _TURNS_ON = (
     r"|Because\s+of\s+(?:this|that)"
     r"|In\s+(?:this|that|such|either|each|both)\s+(?:case|cases|event|situation|way)"
     r"|In\s+other\s+words|That\s+is(?=,)|(?:By\s+)?[Dd]oing\s+so"
+    r"|For\s+(?:example|instance)(?=,)|In\s+particular(?=,)"
 )
 # "This allows ...", "These may ...", "Since it cannot ...": a pronoun or a bare
 # demonstrative standing for the sentence before. Not the text itself ("This
