@@ -240,8 +240,8 @@ def test_a_sentence_outside_the_first_passage_needs_more_evidence_to_answer() ->
     assert top_first.text == top_second.text == logs
     assert top_first.score == top_second.score
     margin = ExtractiveConfig().other_passage
-    assert lexical.evidence(top_first) == top_first.score
-    assert lexical.evidence(top_second) == pytest.approx(top_second.score - margin)
+    assert lexical.evidence(top_first, first) == top_first.score
+    assert lexical.evidence(top_second, second) == pytest.approx(top_second.score - margin)
     between = lexical.with_threshold(top_first.score - margin / 2)
     assert claim_texts(between.generate(question, first)) == [logs]
     refused = between.generate(question, second)
@@ -249,6 +249,49 @@ def test_a_sentence_outside_the_first_passage_needs_more_evidence_to_answer() ->
     # What the refusal reports as its closest score is the evidence, not the raw score.
     assert refused.raw["closest_score"] == pytest.approx(top_second.score - margin, abs=1e-4)
     assert between.assess(question, second)[0] == pytest.approx(top_second.score - margin)
+
+
+def test_the_first_passage_is_the_first_given_whatever_its_number() -> None:
+    # A library caller may number passages from 0, or pass a few of a longer list.
+    question = "How long are audit logs kept?"
+    logs = "Audit logs are kept for 400 days and then deleted."
+    lexical = ExtractiveGenerator(config=ExtractiveConfig(threshold_lexical=-1.0))
+    for numbers in ((0, 1), (2, 5)):
+        given = [passage(numbers[0], logs), passage(numbers[1], "Expenses go to finance.")]
+        top = lexical.rank_sentences(question, given)[0]
+        assert top.text == logs and lexical.evidence(top, given) == top.score
+
+
+def _list_evidence(question: str, passages: list[Passage], margin: float) -> float:
+    config = ExtractiveConfig(threshold_lexical=-1.0, other_passage=margin)
+    return ExtractiveGenerator(config=config).assess(question, passages)[0]
+
+
+def test_a_list_running_on_into_the_chunk_retrieval_added_last_keeps_its_evidence() -> None:
+    # Retrieval adds the chunk that continues a list after the ranked passages
+    # (``retrieve.continuation``): its place there is no retrieval rank.
+    lead = "Telework devices\n\nThe following devices are covered by the telework policy:"
+    items = "- company laptops\n- company phones\n- hardware tokens"
+    question = "Which devices are covered by the telework policy?"
+    other = passage(2, "Expense claims are filed through the finance portal.")
+    lead_in = passage(1, lead)
+    rest = passage(6, items, start=len(lead) + 1)
+    arranged = [lead_in, other, rest]
+    full = _list_evidence(question, arranged, 0.0)
+    assert _list_evidence(question, arranged, 0.04) == pytest.approx(full)
+    g = ExtractiveGenerator(config=ExtractiveConfig(threshold_lexical=-1.0)).generate(
+        question, arranged
+    )
+    assert [c.text for c in g.claims] == ["company laptops", "company phones", "hardware tokens"]
+    # Its lead-in retrieved second, the list needs the margin more.
+    second = [
+        passage(1, "Expense claims are filed through the finance portal."),
+        passage(2, lead),
+        passage(6, items, start=len(lead) + 1),
+    ]
+    assert _list_evidence(question, second, 0.04) == pytest.approx(
+        _list_evidence(question, second, 0.0) - 0.04
+    )
 
 
 def test_a_procedure_question_prefers_what_must_be_done() -> None:

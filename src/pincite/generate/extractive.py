@@ -30,7 +30,7 @@ from pincite.generate.base import CLOSEST, THRESHOLD, GeneratedClaim, Generation
 from pincite.generate.layout import is_statement
 from pincite.generate.lists import list_items
 from pincite.generate.markers import join_pieces, unbulleted, unmarked
-from pincite.generate.pool import Piece
+from pincite.generate.pool import Piece, adjacent
 from pincite.generate.question import Question, parse_question
 from pincite.generate.select import Candidate, Scoring, candidates
 from pincite.generate.words import content_stems, stem
@@ -169,11 +169,13 @@ class ExtractiveGenerator:
         if items and list_score >= threshold:
             claims = tuple(_claim(pieces) for pieces in items)
             return Generation(claims=claims, sufficient_context=True, summary=summary)
-        if not ranked or self.evidence(ranked[0]) < threshold:
+        # The sentence quoted must carry the evidence itself: one of the first passage
+        # scoring lower lends none to a better one from further down.
+        if not ranked or self.evidence(ranked[0], passages) < threshold:
             raw: dict[str, object] = {}
             if ranked or items:
                 # How close it came, for the refusal's reasons (``answer.pipeline.closest_score``).
-                best_evidence = self.evidence(ranked[0]) if ranked else 0.0
+                best_evidence = self.evidence(ranked[0], passages) if ranked else 0.0
                 closest = max(best_evidence, list_score if items else 0.0)
                 raw = {CLOSEST: round(float(closest), 4), THRESHOLD: float(threshold)}
             return Generation(claims=(), sufficient_context=False, summary=summary, raw=raw)
@@ -185,7 +187,7 @@ class ExtractiveGenerator:
             if len(chosen) >= self.config.max_claims:
                 break
             close = cand.score >= best.score * self.config.second_ratio
-            if not close or self.evidence(cand) < threshold:
+            if not close or self.evidence(cand, passages) < threshold:
                 continue
             if codes and _another_code(asked, codes, _codes(cand.text)):
                 continue  # "When was 4.2.0 released?": not also 4.1.0's line
@@ -217,15 +219,15 @@ class ExtractiveGenerator:
         ranked = self.rank(q, passages)
         items, list_score = self._list_answer(q, passages, ranked)
         best = ranked[0] if ranked else None
-        score = max(self.evidence(best) if best else -1.0, list_score if items else -1.0)
+        score = max(self.evidence(best, passages) if best else -1.0, list_score if items else -1.0)
         return score, best
 
-    def evidence(self, candidate: Candidate) -> float:
-        """The candidate's score as evidence that the passages answer: its sentence's
-        own score, less ``other_passage`` when retrieval did not rank its passage first."""
-        if candidate.passage.number > 1:
-            return candidate.score - self.config.other_passage
-        return candidate.score
+    def evidence(self, candidate: Candidate, passages: Sequence[Passage]) -> float:
+        """The candidate's score as evidence that ``passages`` answer: its sentence's own
+        score, less ``other_passage`` when retrieval did not rank its passage first."""
+        if _ranked_first(candidate.pieces, passages):
+            return candidate.score
+        return candidate.score - self.config.other_passage
 
     def _list_answer(
         self, q: Question, passages: Sequence[Passage], ranked: list[Candidate]
@@ -240,7 +242,7 @@ class ExtractiveGenerator:
         match, items = list_items(q, passages, scoring.term_match, self.config.max_items)
         base = ranked[0].base if ranked else 0.0
         score = base + scoring.definition_bonus * match
-        if items and items[0][0][0].number > 1:
+        if items and not any(_ranked_first(pieces, passages) for pieces in items):
             score -= self.config.other_passage
         return items, score
 
@@ -308,6 +310,20 @@ def _form(code: str) -> str:
     "SEV10" as "SEV1", "AC-17" as "AC-2"); a bare number's digits one by one ("199" is
     not "12958")."""
     return _DIGIT.sub("9", code) if code.isdigit() else _DIGITS.sub("9", code)
+
+
+def _ranked_first(pieces: tuple[Piece, ...], passages: Sequence[Passage]) -> bool:
+    """True when ``pieces`` start in the first of ``passages``, or in the chunk that
+    continues it: a list or a sentence running on into the next chunk, which
+    retrieval adds after the ranked passages (``retrieve.continuation``)."""
+    if not passages:
+        return False
+    first = passages[0]
+    held = pieces[0][0]
+    following = adjacent(first, passages)
+    return held.number == first.number or (
+        following is not None and held.number == following.number
+    )
 
 
 def _overlap(a: Candidate, b: Candidate) -> bool:
