@@ -8,6 +8,8 @@ overrides a threshold set on purpose.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from pincite.answer.calibration import (
@@ -19,7 +21,7 @@ from pincite.answer.calibration import (
 from pincite.embed.base import Embedder
 from pincite.errors import ConfigurationError, InputError
 from pincite.generate import make_generator
-from pincite.generate.extractive import ExtractiveConfig, ExtractiveGenerator
+from pincite.generate.extractive import SCORES, ExtractiveConfig, ExtractiveGenerator
 from pincite.store.base import Store
 
 
@@ -87,6 +89,23 @@ def test_a_threshold_another_version_picked_is_marked_stale(
     )
     saved = saved_threshold(store, mine)
     assert saved is not None and saved.stale and "pincite 0.0.1" in saved.describe()
+
+
+def test_a_threshold_picked_on_older_scores_of_this_version_is_marked_stale(
+    store: Store, tenants: tuple[str, str]
+) -> None:
+    # The answer scores move between releases (the evidence a threshold is compared
+    # with took the passage's retrieval rank in on 2026-12-07, still 0.1.0).
+    mine, _ = tenants
+    fresh = save_threshold(store, mine, 0.5, None, k=6)
+    assert fresh.scored_by.endswith(f"+scores.{SCORES}") and not fresh.stale
+    release = fresh.scored_by.split("+")[0]
+    store.set_meta(
+        f"answer_threshold:{mine}",
+        json.dumps({"threshold": 0.5, "embedder": "none", "scored_by": release}),
+    )
+    saved = saved_threshold(store, mine)
+    assert saved is not None and saved.stale
 
 
 @pytest.mark.parametrize("tenant", ["", " padded", "tab\there"])

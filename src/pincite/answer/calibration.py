@@ -25,7 +25,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pincite.embed.base import Embedder
 from pincite.errors import ConfigurationError
 from pincite.generate.base import Generator
-from pincite.generate.extractive import ExtractiveGenerator
+from pincite.generate.extractive import SCORES, ExtractiveGenerator
 from pincite.store.base import Store
 from pincite.tenancy import check_tenant
 
@@ -78,8 +78,10 @@ class SavedThreshold:
 
 
 def _running_version() -> str:
+    """This pincite and the revision of its answer scores: the scores move between
+    releases (``extractive.SCORES``), and a threshold picked on older ones is stale."""
     try:
-        return version("pincite")
+        return f"{version('pincite')}+scores.{SCORES}"
     except PackageNotFoundError:  # a source tree run without installing
         return ""
 

@@ -42,6 +42,7 @@ from pincite.retrieve.dedup import (
 )
 
 __all__ = [
+    "SCORES",
     "ExtractiveConfig",
     "ExtractiveGenerator",
     "content_stems",
@@ -50,6 +51,10 @@ __all__ = [
 ]
 
 _CACHE_LIMIT = 50_000
+# The revision of the answer score's scale, changed whenever what a score means moves
+# (a weight, the evidence the threshold is compared with): a threshold a tenant saved
+# on older scores is then reported stale (``answer.calibration``).
+SCORES = "2026-12-07"
 
 
 @dataclass(frozen=True, slots=True)
