@@ -262,6 +262,19 @@ def test_the_first_passage_is_the_first_given_whatever_its_number() -> None:
         assert top.text == logs and lexical.evidence(top, given) == top.score
 
 
+def test_a_sentence_the_first_passage_finishes_keeps_its_evidence() -> None:
+    # Quoted from where it begins, in the chunk before the first passage that
+    # retrieval added further down: the sentence is still the first passage's.
+    before = "Retention\n\nThe security team reviews access quarterly. Audit logs are kept for"
+    first = passage(1, "400 days and then deleted by the records office.", start=len(before) + 1)
+    other = passage(2, "Expense claims are filed through the finance portal.", start=5000)
+    given = [first, other, passage(3, before)]
+    lexical = ExtractiveGenerator(config=ExtractiveConfig(threshold_lexical=-1.0))
+    top = lexical.rank_sentences("How long are audit logs kept?", given)[0]
+    assert [p.number for p, _, _ in top.pieces] == [3, 1]
+    assert lexical.evidence(top, given) == top.score
+
+
 def _list_evidence(question: str, passages: list[Passage], margin: float) -> float:
     config = ExtractiveConfig(threshold_lexical=-1.0, other_passage=margin)
     return ExtractiveGenerator(config=config).assess(question, passages)[0]

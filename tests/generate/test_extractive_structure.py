@@ -745,6 +745,9 @@ def test_a_list_item_keeps_what_turns_it_within_the_item() -> None:
             "Such placement is common because policies apply.",
             "Such placement is common because policies apply.",
         ),
+        # An example is quoted with its claim but states none of the claim's reasons.
+        ("For example, one was recorded because a vendor needed access.", ""),
+        ("In particular, the CISO approved one.", ""),
     ],
 )
 def test_what_a_sentence_leaning_back_says_past_its_opening(sentence: str, said: str) -> None:
@@ -794,6 +797,20 @@ def test_what_a_sentence_leaning_back_says_past_its_opening(sentence: str, said:
 )
 def test_what_leans_back_on_the_sentence_before(sentence: str, leans: bool) -> None:
     assert leans_back(sentence) is leans
+
+
+def test_an_example_after_a_claim_is_quoted_but_gives_no_reason() -> None:
+    # "Why are firewall exceptions recorded?": one case's reason is not the rule's.
+    text = (
+        "Firewall exceptions are recorded in the change register. For example, one was "
+        "recorded because a vendor needed access."
+    )
+    other = passage(2, "Expense claims are filed through the finance portal.")
+    ranked = ExtractiveGenerator(config=ExtractiveConfig(threshold_lexical=-1.0)).rank_sentences(
+        "Why are firewall exceptions recorded?", [passage(1, text), other]
+    )
+    assert " ".join(ranked[0].text.split()) == text
+    assert ranked[0].cue == 0.0
 
 
 def test_a_term_that_acts_as_something_is_defined_there() -> None:

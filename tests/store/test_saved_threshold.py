@@ -12,6 +12,7 @@ import json
 
 import pytest
 
+from pincite.answer import calibration
 from pincite.answer.calibration import (
     calibrated,
     clear_threshold,
@@ -106,6 +107,22 @@ def test_a_threshold_picked_on_older_scores_of_this_version_is_marked_stale(
     )
     saved = saved_threshold(store, mine)
     assert saved is not None and saved.stale
+
+
+def test_a_source_tree_knows_no_release_but_still_compares_scores(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Run without installing, pincite knows its scores' revision, not its release.
+    def uninstalled(name: str) -> str:
+        raise calibration.PackageNotFoundError(name)
+
+    monkeypatch.setattr(calibration, "version", uninstalled)
+    assert calibration.running_version() == f"+scores.{SCORES}"
+    record = calibration.SavedThreshold(0.5, "none", scored_by=f"0.1.0+scores.{SCORES}")
+    assert not record.stale
+    assert calibration.SavedThreshold(0.5, "none", scored_by="0.1.0").stale
+    assert calibration.SavedThreshold(0.5, "none", scored_by="+scores.2000-01-01").stale
+    assert not calibration.SavedThreshold(0.5, "none").stale
 
 
 @pytest.mark.parametrize("tenant", ["", " padded", "tab\there"])

@@ -33,6 +33,7 @@ __all__ = [
     "SavedThreshold",
     "calibrated",
     "clear_threshold",
+    "running_version",
     "save_threshold",
     "saved_threshold",
 ]
@@ -73,17 +74,31 @@ class SavedThreshold:
 
     @property
     def stale(self) -> bool:
-        """True when another pincite version picked it: its scores may have moved since."""
-        return bool(self.scored_by) and self.scored_by != _running_version()
+        """True when it was picked on other answer scores than this pincite's (another
+        revision of the scores, or another release): its scores may have moved since."""
+        if not self.scored_by:
+            return False
+        release, _, scores = self.scored_by.partition(_SCORES_MARK)
+        running_release, _, running_scores = running_version().partition(_SCORES_MARK)
+        if scores != running_scores:
+            return True
+        # A source tree run without installing knows no release, only its scores.
+        return bool(release and running_release) and release != running_release
 
 
-def _running_version() -> str:
-    """This pincite and the revision of its answer scores: the scores move between
-    releases (``extractive.SCORES``), and a threshold picked on older ones is stale."""
+# Between the release and the scores' revision in ``scored_by``: "0.1.0+scores.2026-12-07".
+_SCORES_MARK = "+scores."
+
+
+def running_version() -> str:
+    """This pincite and the revision of its answer scores (``extractive.SCORES``): the
+    scores move between releases, and a threshold picked on older ones is stale. A
+    source tree run without installing has no release: "+scores.2026-12-07"."""
     try:
-        return f"{version('pincite')}+scores.{SCORES}"
-    except PackageNotFoundError:  # a source tree run without installing
-        return ""
+        release = version("pincite")
+    except PackageNotFoundError:
+        release = ""
+    return f"{release}{_SCORES_MARK}{SCORES}"
 
 
 def _embedder_name(embedder: Embedder | None) -> str:
@@ -116,7 +131,7 @@ def save_threshold(
         answerable=answerable,
         unanswerable=unanswerable,
         saved_at=datetime.now(UTC).isoformat(timespec="seconds"),
-        scored_by=_running_version(),
+        scored_by=running_version(),
         k=k,
     )
     store.set_meta(_KEY + tenant, json.dumps(asdict(saved), sort_keys=True))

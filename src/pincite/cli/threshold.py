@@ -6,7 +6,12 @@ import math
 
 import click
 
-from pincite.answer.calibration import clear_threshold, save_threshold, saved_threshold
+from pincite.answer.calibration import (
+    clear_threshold,
+    running_version,
+    save_threshold,
+    saved_threshold,
+)
 from pincite.cli.answers import answer_threshold_option
 from pincite.cli.common import (
     db_option,
@@ -117,8 +122,9 @@ def threshold(
         )
     if saved is not None and saved.stale:
         err.print(
-            f"note: the saved threshold was picked by pincite {saved.scored_by}; scores may "
-            "have moved since: run `pincite eval qa … --save-threshold` on your dev questions again"
+            f"note: the saved threshold was picked on the answer scores of pincite "
+            f"{saved.scored_by}, and these are {running_version()}'s; they may have moved "
+            "since: run `pincite eval qa … --save-threshold` on your dev questions again"
         )
     if answer_threshold is not None:
         return

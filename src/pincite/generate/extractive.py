@@ -318,17 +318,16 @@ def _form(code: str) -> str:
 
 
 def _ranked_first(pieces: tuple[Piece, ...], passages: Sequence[Passage]) -> bool:
-    """True when ``pieces`` start in the first of ``passages``, or in the chunk that
-    continues it: a list or a sentence running on into the next chunk, which
-    retrieval adds after the ranked passages (``retrieve.continuation``)."""
+    """True when some of ``pieces`` lie in the first of ``passages``, or in the chunk
+    that continues it: a list or a sentence running on into the next chunk, which
+    retrieval adds after the ranked passages (``retrieve.continuation``); a sentence
+    the first passage finishes, quoted from where it begins in the chunk before."""
     if not passages:
         return False
     first = passages[0]
-    held = pieces[0][0]
     following = adjacent(first, passages)
-    return held.number == first.number or (
-        following is not None and held.number == following.number
-    )
+    held = {first.number} | ({following.number} if following is not None else set())
+    return any(p.number in held for p, _, _ in pieces)
 
 
 def _overlap(a: Candidate, b: Candidate) -> bool:

@@ -126,6 +126,10 @@ _TURNS_ON = (
     r"|In\s+other\s+words|That\s+is(?=,)|(?:By\s+)?[Dd]oing\s+so"
     r"|For\s+(?:example|instance)(?=,)|In\s+particular(?=,)"
 )
+# An example illustrates the claim: it is quoted with it, but what one case was for or
+# who did it there ("For example, one was recorded because a vendor needed access")
+# is no reason or role the claim states.
+_ILLUSTRATES = re.compile(r"(?:For\s+(?:example|instance)|In\s+particular)\b")
 # "This allows ...", "These may ...", "Since it cannot ...": a pronoun or a bare
 # demonstrative standing for the sentence before. Not the text itself ("This
 # document", "This Agreement", "This EULA": a defined term, but "This API" leans),
@@ -158,6 +162,8 @@ def past_the_turn(sentence: str) -> str:
     call the desk." states no condition of the sentence before. A pronoun subject is
     kept ("Such placement is common because ...")."""
     sentence = " ".join(sentence.split())
+    if _ILLUSTRATES.match(sentence):
+        return ""
     turn = _TURNS.match(sentence)
     if turn is not None:
         return sentence[turn.end() :].lstrip(" ,")
