@@ -20,6 +20,7 @@ from pincite.cli.common import (
 )
 from pincite.cli.embedding import with_coverage
 from pincite.generate import GENERATORS
+from pincite.generate.extractive import ExtractiveConfig
 from pincite.present.answer import answer_json
 from pincite.settings import GeneratorSettings
 from pincite.store.base import Store
@@ -54,13 +55,17 @@ generator_options = [
 
 
 # Apart from ``generator_options``: `pincite agent` takes those for a model alone.
+# The shipped thresholds the help names: read from the answerer, so they never drift.
+_SHIPPED = ExtractiveConfig()
+
 answer_threshold_option = click.option(
     "--answer-threshold",
     type=float,
     envvar="PINCITE_ANSWER_THRESHOLD",
     help="Refuse below this score (extractive generator only; env PINCITE_ANSWER_THRESHOLD). "
-    "Default: the tenant's saved threshold (`pincite threshold`), else 0.54 with an "
-    "embedder, 0.62 lexical-only, set on long standards (NIST, RFCs); `pincite eval qa` on "
+    f"Default: the tenant's saved threshold (`pincite threshold`), else {_SHIPPED.threshold:g} "
+    f"with an embedder, {_SHIPPED.threshold_lexical:g} lexical-only, set on long standards "
+    "(NIST, RFCs); `pincite eval qa` on "
     "a dev split of your own questions reports, and with --save-threshold keeps, the one "
     "that suits your documents.",
 )
