@@ -11,6 +11,7 @@ from extractive_helpers import assert_pinned
 
 from pincite.generate.base import Generation, Passage
 from pincite.generate.extractive import ExtractiveConfig, ExtractiveGenerator
+from pincite.generate.scoring import Scoring
 
 HASH = "0123456789abcdef"
 
@@ -195,6 +196,38 @@ def test_a_limit_question_prefers_the_sentence_with_the_number() -> None:
     )
     question = "What is the minimum request line length recipients should support?"
     assert "8000 octets" in best(question, p)
+
+
+HOST = passage(
+    1,
+    "14.23 Host\n\n"
+    "   The Host request-header field specifies the Internet host and port\n"
+    "   number of the resource being requested, as obtained from the original\n"
+    "   URI given by the user or referring resource.\n\n"
+    "   The Host field value MUST represent the naming authority of the origin\n"
+    "   server or gateway given by the original URL. This allows the origin\n"
+    "   server or gateway to differentiate between internally-ambiguous URLs.\n\n"
+    "   A client MUST include a Host header field in all HTTP/1.1 request\n"
+    "   messages. If the requested URI does not include an Internet host name,\n"
+    "   then the Host header field MUST be given with an empty value.",
+    section=("14 Header Field Definitions", "14.23 Host"),
+)
+
+
+def test_a_heading_lends_a_rule_question_only_part_of_its_bonus() -> None:
+    # The heading names the question's words, so the section's opening sentence
+    # takes a bonus; for a question that asks when, not what, it is no longer
+    # enough to outrank the sentence holding the condition.
+    question = "When is the Host header for the requested resource sent with an empty value?"
+    assert best(question, HOST).startswith("If the requested URI does not include")
+    whole = ExtractiveGenerator(
+        config=ExtractiveConfig(threshold_lexical=0.0, scoring=Scoring(heading_weight=1.0))
+    )
+    assert whole.generate(question, [HOST]).claims[0].text.startswith("The Host request-header")
+
+
+def test_a_heading_still_lends_a_definition_its_whole_bonus() -> None:
+    assert best("What is the Host header field?", HOST).startswith("The Host request-header")
 
 
 def test_a_bulleted_list_under_its_leadin_is_answered_item_by_item() -> None:

@@ -11,9 +11,12 @@ from pincite.generate.cues import states_expected
 from pincite.generate.extractive import ExtractiveGenerator
 from pincite.generate.layout import Role, layout
 from pincite.generate.question import parse_question
+from pincite.generate.scoring import Scoring
 from pincite.generate.words import content_stems
 from pincite.ingest.parse import parse_bytes
 from pincite.retrieve.query import query_terms
+
+HEADING_WEIGHT = Scoring().heading_weight
 
 EXPENSES = (
     "## 3. Expenses\n\n"
@@ -430,8 +433,9 @@ def test_the_first_sentence_under_a_faq_question_answers_it() -> None:
         "Sickness records are kept by the people team for six years.",
     )
     # A heading that asks the question is the FAQ's entry: its first sentence gets
-    # the whole bonus a heading holding the question's words would give by half.
-    assert faq == 2 * topic > 0
+    # twice the bonus a heading holding the question's words would give a
+    # definition; for any other question such a heading lends a share of that.
+    assert faq == 2 * topic / HEADING_WEIGHT > 0
 
 
 def test_a_faq_question_naming_only_the_product_is_not_the_question_asked() -> None:
@@ -455,7 +459,7 @@ def test_a_faq_question_is_asked_by_a_question_that_adds_a_condition() -> None:
     )
     # Two of the question's words are the heading's: it is the question asked, with a
     # condition added, and titles its answer.
-    assert faq == 2 * topic > 0
+    assert faq == 2 * topic / HEADING_WEIGHT > 0
 
 
 def test_an_rfc_paragraph_as_indented_as_the_items_ends_the_list() -> None:

@@ -91,6 +91,10 @@ def defines(
     if title and turned_round(title, question.text, set(question.stems)):
         return 0.0  # "What is reimbursed?" is not answered under "What is not reimbursed"
     if question.kind is not QuestionKind.DEFINITION or not question.focus:
+        # A heading says what its section is about, not which of its sentences holds
+        # the rule, number or step asked for: only a meaning asked for takes its
+        # whole weight.
+        weight = 1.0 if question.kind is QuestionKind.DEFINITION else scoring.heading_weight
         if title:
             share = about(question, pool, p, title, scoring)
             # A question for a heading ("### Who do I tell if I'm sick?") is a
@@ -99,7 +103,7 @@ def defines(
             if _asks_this(title, question):
                 return 2 * share
             # Another question's heading titles that question's answer.
-            return 0.0 if title.rstrip().endswith("?") else share
+            return 0.0 if title.rstrip().endswith("?") else weight * share
         # Further into a section titled by the question's own words ("9.5 POST" for
         # "Can a response to a POST request be cached?"), wherever the chunk begins.
         over = (
@@ -108,7 +112,7 @@ def defines(
             else (p.section[-1] if p.section else "")
         )
         if over and _within_question(question, pool, over, scoring):
-            return 0.5 * scoring.term_match
+            return weight * 0.5 * scoring.term_match
         return 0.0
     named = _named(question.focus, title, p, pool) if title else 0.0
     if named < scoring.term_match:

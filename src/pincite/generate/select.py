@@ -126,7 +126,8 @@ def candidates(
                     # The lead-in is its items' title: "The potential impact is LOW if—".
                     titled = 0.0
                     if question.kind in _RUN_KINDS:
-                        titled = about(question, pool, p, p.text[u.start : u.end], scoring)
+                        lead = p.text[u.start : u.end]
+                        titled = scoring.heading_weight * about(question, pool, p, lead, scoring)
                     drafts.append((leadin_run, leadin_run, title, titled, Role.ITEM))
                 continue
             record = record_line(question, p, units, i, stated)
