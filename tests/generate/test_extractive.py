@@ -11,6 +11,7 @@ from extractive_helpers import assert_pinned
 
 from pincite.generate.base import Generation, Passage
 from pincite.generate.extractive import ExtractiveConfig, ExtractiveGenerator
+from pincite.generate.question import QuestionKind, parse_question
 from pincite.generate.scoring import Scoring
 
 HASH = "0123456789abcdef"
@@ -217,7 +218,8 @@ HOST = passage(
 def test_a_heading_lends_a_rule_question_only_part_of_its_bonus() -> None:
     # The heading names the question's words, so the section's opening sentence
     # takes a bonus; for a question that asks when, not what, it is no longer
-    # enough to outrank the sentence holding the condition.
+    # enough to outrank the sentence holding the condition (which the condition
+    # cue lifts: the margin is a few hundredths either way).
     question = "When is the Host header for the requested resource sent with an empty value?"
     assert best(question, HOST).startswith("If the requested URI does not include")
     whole = ExtractiveGenerator(
@@ -226,8 +228,34 @@ def test_a_heading_lends_a_rule_question_only_part_of_its_bonus() -> None:
     assert whole.generate(question, [HOST]).claims[0].text.startswith("The Host request-header")
 
 
-def test_a_heading_still_lends_a_definition_its_whole_bonus() -> None:
+def test_a_definition_question_still_takes_the_first_sentence_under_its_heading() -> None:
+    # A guard: the share above is for other kinds of question only.
     assert best("What is the Host header field?", HOST).startswith("The Host request-header")
+
+
+def test_a_leadin_naming_the_question_lends_its_items_a_share_of_the_bonus() -> None:
+    p = passage(
+        1,
+        "The potential impact is LOW if the loss of confidentiality, integrity, or "
+        "availability could be\nexpected to have a limited adverse effect. A limited "
+        "adverse effect means that the loss might:\n\n"
+        "  (i) cause a degradation in mission capability;\n"
+        "  (ii) result in minor damage to organizational assets;\n"
+        "  (iii) result in minor financial loss.\n",
+    )
+    asked = "When is a limited adverse effect expected and what might the loss do?"
+    question = parse_question(asked)
+    assert question.kind is QuestionKind.CONDITION
+
+    def run_bonus(weight: float) -> float:
+        config = ExtractiveConfig(threshold_lexical=0.0, scoring=Scoring(heading_weight=weight))
+        ranked = ExtractiveGenerator(config=config).rank(question, [p])
+        return next(c.definition for c in ranked if c.text.startswith("A limited adverse"))
+
+    assert run_bonus(Scoring().heading_weight) == pytest.approx(
+        Scoring().heading_weight * run_bonus(1.0)
+    )
+    assert run_bonus(1.0) > 0
 
 
 def test_a_bulleted_list_under_its_leadin_is_answered_item_by_item() -> None:

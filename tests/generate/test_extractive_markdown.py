@@ -433,9 +433,10 @@ def test_the_first_sentence_under_a_faq_question_answers_it() -> None:
         "Sickness records are kept by the people team for six years.",
     )
     # A heading that asks the question is the FAQ's entry: its first sentence gets
-    # twice the bonus a heading holding the question's words would give a
-    # definition; for any other question such a heading lends a share of that.
-    assert faq == 2 * topic / HEADING_WEIGHT > 0
+    # twice the share the heading names; a topic heading lends a question that
+    # asks for no meaning only ``heading_weight`` of that share.
+    assert faq == pytest.approx(2 * topic / HEADING_WEIGHT)
+    assert topic > 0
 
 
 def test_a_faq_question_naming_only_the_product_is_not_the_question_asked() -> None:
@@ -459,7 +460,8 @@ def test_a_faq_question_is_asked_by_a_question_that_adds_a_condition() -> None:
     )
     # Two of the question's words are the heading's: it is the question asked, with a
     # condition added, and titles its answer.
-    assert faq == 2 * topic / HEADING_WEIGHT > 0
+    assert faq == pytest.approx(2 * topic / HEADING_WEIGHT)
+    assert topic > 0
 
 
 def test_an_rfc_paragraph_as_indented_as_the_items_ends_the_list() -> None:

@@ -82,8 +82,13 @@ def defines(
     is"), most surely when it is also the first thing said under a heading
     naming the term; a heading alone names a section whose first sentence
     need not define anything. For other kinds, half the heading's share for
-    the first statement under a heading that holds the question's words
-    ("10.3.5 304 Not Modified" for "When does a server send 304?"). Only the
+    the first statement under a heading (or label) that holds the question's
+    words ("10.3.5 304 Not Modified" for "When does a server send 304?"), and
+    a smaller one for a later statement of a section the question's words
+    title; both are scaled by ``Scoring.heading_weight`` unless a meaning is
+    asked, since a section's title says what it is about, not which sentence
+    holds the rule or number asked for. The first statement under a FAQ's
+    heading that asks the question gets twice the share, unscaled. Only the
     title's own words count: the heading path of the chunk names every
     sentence in it, not just the first.
     """

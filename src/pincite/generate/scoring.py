@@ -23,15 +23,18 @@ class Scoring:
     title_share: float = 0.5
     # Added for the definition of the asked-about term (label, heading, "X is").
     definition_bonus: float = 0.5
-    # Share of that bonus a heading naming the question's words lends the first
-    # sentence under it (or a lead-in naming them, its items) when the question
-    # asks for something other than a meaning ("10.3.5 304 Not Modified" for "When
-    # does a server send 304?"); a FAQ's question heading and a table row keyed by
-    # the asked name keep theirs. The whole bonus lifted a section's opening sentence over the one
-    # further on that held the asked rule ("The Vary field value indicates ..."
-    # over 'A Vary field value of "*" implies ...'). Replayed on the dev sets with
-    # the threshold re-picked for each share, 0.4 to 0.6 cited gold for about eight
-    # more questions than 1.0 at equal refusal; 0.3 and under, fewer.
+    # Share of that bonus a heading or label naming the question's words lends
+    # the first sentence under it, or a lead-in naming them its items, and of
+    # the smaller one for a later sentence of a section the question's words
+    # title, when the question asks for something other than a meaning
+    # ("10.3.5 304 Not Modified" for "When does a server send 304?"). The first
+    # sentence under a FAQ's question heading, and a table row keyed by the
+    # asked name, keep the whole. The whole bonus lifted a section's opening
+    # sentence over the one further on that held the asked rule ("The Vary
+    # field value indicates ..." over 'A Vary field value of "*" implies ...').
+    # Replayed on the dev sets' candidates with the threshold re-picked for
+    # each share, 0.4 to 0.6 cited gold for about eight more questions than 1.0
+    # at equal refusal; 0.3 and under, fewer.
     heading_weight: float = 0.5
     # Added for a sentence carrying what the question's kind asks for.
     cue_bonus: float = 0.08
