@@ -181,11 +181,11 @@ class ExtractiveGenerator:
             return Generation(claims=claims, sufficient_context=True, summary=summary)
         # The sentence quoted must carry the evidence itself: one of the first passage
         # scoring lower lends none to a better one from further down.
-        if not ranked or self.evidence(ranked[0], passages) < threshold:
+        best_evidence = self.evidence(ranked[0], passages) if ranked else 0.0
+        if not ranked or best_evidence < threshold:
             raw: dict[str, object] = {}
             if ranked or items:
                 # How close it came, for the refusal's reasons (``answer.pipeline.closest_score``).
-                best_evidence = self.evidence(ranked[0], passages) if ranked else 0.0
                 closest = max(best_evidence, list_score if items else 0.0)
                 raw = {CLOSEST: round(float(closest), 4), THRESHOLD: float(threshold)}
             return Generation(claims=(), sufficient_context=False, summary=summary, raw=raw)

@@ -115,6 +115,8 @@ def points_at(text: str, start: int, end: int) -> set[str]:
     return set()
 
 
+# What opens an example of the claim before it ("For example, ...").
+_EXAMPLE = r"For\s+(?:example|instance)|In\s+particular"
 # Connectives that qualify or draw on what was just said. Not "Yet another header",
 # "But for ...".
 _TURNS_ON = (
@@ -124,12 +126,12 @@ _TURNS_ON = (
     r"|Because\s+of\s+(?:this|that)"
     r"|In\s+(?:this|that|such|either|each|both)\s+(?:case|cases|event|situation|way)"
     r"|In\s+other\s+words|That\s+is(?=,)|(?:By\s+)?[Dd]oing\s+so"
-    r"|For\s+(?:example|instance)(?=,)|In\s+particular(?=,)"
+    rf"|(?:{_EXAMPLE})(?=,)"
 )
 # An example illustrates the claim: it is quoted with it, but what one case was for or
 # who did it there ("For example, one was recorded because a vendor needed access")
 # is no reason or role the claim states.
-_ILLUSTRATES = re.compile(r"(?:For\s+(?:example|instance)|In\s+particular)\b")
+_ILLUSTRATES = re.compile(rf"(?:{_EXAMPLE})\b")
 # "This allows ...", "These may ...", "Since it cannot ...": a pronoun or a bare
 # demonstrative standing for the sentence before. Not the text itself ("This
 # document", "This Agreement", "This EULA": a defined term, but "This API" leans),
