@@ -312,6 +312,33 @@ def test_a_sentence_outside_the_first_passage_needs_more_evidence_to_answer() ->
     assert between.assess(question, second)[0] == pytest.approx(top_second.score - margin)
 
 
+def test_a_long_question_gets_an_allowance_for_each_word_past_twenty() -> None:
+    # No one sentence repeats much of a long question, so the same sentence
+    # scores lower against it: each word past the twentieth adds a little to
+    # its evidence, and a question of twenty words gets none.
+    logs = [passage(1, "Audit logs are kept for 400 days and then deleted.")]
+    short = "We are checking our records policy today, so how long are audit logs kept here?"
+    scene = (
+        "Our auditors arrive next month and they will ask about our records, "
+        "so before they come I need to know how long are audit logs kept?"
+    )
+    assert len(short.split()) <= 20 and len(scene.split()) == 26
+    plain = ExtractiveGenerator(
+        config=ExtractiveConfig(threshold_lexical=-1.0, long_question_allowance=0.0)
+    )
+    shipped = ExtractiveGenerator(config=ExtractiveConfig(threshold_lexical=-1.0))
+    per_word = ExtractiveConfig().long_question_allowance
+    assert per_word > 0
+    assert shipped.assess(short, logs)[0] == plain.assess(short, logs)[0]
+    raw, top = plain.assess(scene, logs)
+    assert top is not None and top.text == logs[0].text
+    assert shipped.assess(scene, logs)[0] == pytest.approx(raw + 6 * per_word)
+    # Between the two, the allowance decides: refused without it, answered with it.
+    between = raw + 3 * per_word
+    assert not plain.with_threshold(between).generate(scene, logs).sufficient_context
+    assert claim_texts(shipped.with_threshold(between).generate(scene, logs)) == [logs[0].text]
+
+
 def test_the_first_passage_is_the_first_given_whatever_its_number() -> None:
     # A library caller may number passages from 0, or pass a few of a longer list.
     question = "How long are audit logs kept?"
