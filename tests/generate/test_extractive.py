@@ -6,6 +6,8 @@ text and the rules, not from a model.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from extractive_helpers import assert_pinned
 
@@ -317,26 +319,51 @@ def test_a_long_question_gets_an_allowance_for_each_word_past_twenty() -> None:
     # scores lower against it: each word past the twentieth adds a little to
     # its evidence, and a question of twenty words gets none.
     logs = [passage(1, "Audit logs are kept for 400 days and then deleted.")]
-    short = "We are checking our records policy today, so how long are audit logs kept here?"
     scene = (
         "Our auditors arrive next month and they will ask about our records, "
         "so before they come I need to know how long are audit logs kept?"
     )
-    assert len(short.split()) <= 20 and len(scene.split()) == 26
+    words = scene.split()
+    twenty, twenty_one = " ".join(words[-20:]), " ".join(words[-21:])
+    assert len(words) == 26
     plain = ExtractiveGenerator(
         config=ExtractiveConfig(threshold_lexical=-1.0, long_question_allowance=0.0)
     )
     shipped = ExtractiveGenerator(config=ExtractiveConfig(threshold_lexical=-1.0))
     per_word = ExtractiveConfig().long_question_allowance
     assert per_word > 0
-    assert shipped.assess(short, logs)[0] == plain.assess(short, logs)[0]
+    assert shipped.assess(twenty, logs)[0] == plain.assess(twenty, logs)[0]
+    assert shipped.assess(twenty_one, logs)[0] == pytest.approx(
+        plain.assess(twenty_one, logs)[0] + per_word
+    )
     raw, top = plain.assess(scene, logs)
     assert top is not None and top.text == logs[0].text
     assert shipped.assess(scene, logs)[0] == pytest.approx(raw + 6 * per_word)
     # Between the two, the allowance decides: refused without it, answered with it.
     between = raw + 3 * per_word
-    assert not plain.with_threshold(between).generate(scene, logs).sufficient_context
+    refused = plain.with_threshold(between).generate(scene, logs)
+    assert not refused.sufficient_context
     assert claim_texts(shipped.with_threshold(between).generate(scene, logs)) == [logs[0].text]
+    # What the refusal reports as its closest score counts the allowance too.
+    over = shipped.with_threshold(raw + 7 * per_word).generate(scene, logs)
+    assert not over.sufficient_context
+    assert over.raw["closest_score"] == pytest.approx(raw + 6 * per_word, abs=1e-4)
+
+
+def test_a_long_question_s_allowance_stops_at_its_cap() -> None:
+    # A pasted page of text clears no threshold on its length alone, and nothing
+    # found stays the lowest score whatever the question's length.
+    cafeteria = [passage(1, "The cafeteria serves lunch from noon until two on weekdays.")]
+    question = "How long are audit logs kept? " + "Please answer soon. " * 30
+    config = ExtractiveConfig(threshold_lexical=-1.0)
+    shipped = ExtractiveGenerator(config=config)
+    plain = ExtractiveGenerator(config=replace(config, long_question_allowance=0.0))
+    cap = config.long_question_allowance * config.long_question_cap
+    assert shipped.assess(question, cafeteria)[0] == pytest.approx(
+        plain.assess(question, cafeteria)[0] + cap
+    )
+    assert not ExtractiveGenerator().generate(question, cafeteria).sufficient_context
+    assert shipped.assess(question, [passage(1, "Retention")]) == (-1.0, None)
 
 
 def test_the_first_passage_is_the_first_given_whatever_its_number() -> None:
