@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pincite.generate.acronym_list import acronym_entry
 from pincite.generate.acronyms import acronyms
 from pincite.generate.answer_types import asked_type, names_quoted, quoted_phrases
 from pincite.generate.base import Passage
@@ -129,6 +130,10 @@ def candidates(
                         lead = p.text[u.start : u.end]
                         titled = scoring.heading_weight * about(question, pool, p, lead, scoring)
                     drafts.append((leadin_run, leadin_run, title, titled, Role.ITEM))
+                continue
+            entry = acronym_entry(question, p, units, i)
+            if entry is not None:
+                drafts.append((entry, entry, title, 1.0, u.role))
                 continue
             record = record_line(question, p, units, i, stated)
             if record is not None:

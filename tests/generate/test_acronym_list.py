@@ -1,0 +1,92 @@
+"""An acronym list's line answers what its acronym stands for: NIST guides and FIPS
+spell acronyms out one to a line in their front or back matter, a layout the
+answerer read as headings and never quoted."""
+
+from __future__ import annotations
+
+import pytest
+from extractive_helpers import assert_pinned, passage
+
+from pincite.generate.acronym_list import spelled_out
+from pincite.generate.extractive import ExtractiveGenerator
+
+# As FIPS 200's appendix C and SP 800-46 Revision 1's appendix extract from the PDFs.
+APPENDIX = (
+    "APPENDIX C ACRONYMS\n\n"
+    "CIO Chief Information Officer\n\n"
+    "CNSS Committee for National Security Systems\n\n"
+    "FIPS Federal Information Processing Standards\n\n"
+    "IT Information Technology\n\n"
+    "NIST National Institute of Standards and Technology\n"
+)
+BACK_MATTER = (
+    "Appendix C—Acronyms and Abbreviations\n\n"
+    "PC Personal Computer\n"
+    "PDA Personal Digital Assistant\n"
+    "PII Personally Identifiable Information\n"
+    "WiMAX Worldwide Interoperability for Microwave Access\n"
+)
+
+
+def answered(question: str, text: str) -> list[str]:
+    """The shipped answerer's claims (its refusal threshold included)."""
+    p = passage(1, text, section=("Acronyms",))
+    generation = ExtractiveGenerator().generate(question, [p])
+    assert_pinned(generation, [p])
+    return [c.text for c in generation.claims]
+
+
+@pytest.mark.parametrize(
+    ("question", "text", "line"),
+    [
+        ("What does CNSS stand for?", APPENDIX, "CNSS Committee for National Security Systems"),
+        # Typed in lower case, after the document's own name and number.
+        (
+            "fips 200 acronym list - what is cnss short for",
+            APPENDIX,
+            "CNSS Committee for National Security Systems",
+        ),
+        (
+            "The guide keeps talking about PDAs. What does PDA stand for in its acronym list?",
+            BACK_MATTER,
+            "PDA Personal Digital Assistant",
+        ),
+        (
+            "wimax in the telework guide acronym list - what does it stand for",
+            BACK_MATTER,
+            "WiMAX Worldwide Interoperability for Microwave Access",
+        ),
+        ("What is NIST?", APPENDIX, "NIST National Institute of Standards and Technology"),
+    ],
+)
+def test_the_line_spelling_the_acronym_out_answers(question: str, text: str, line: str) -> None:
+    assert answered(question, text) == [line]
+
+
+def test_an_acronym_the_list_does_not_spell_out_is_refused() -> None:
+    assert answered("What does HSM stand for?", APPENDIX) == []
+    # "it" is no IT: a two-letter acronym counts only as written.
+    assert answered("what does it stand for?", APPENDIX) == []
+
+
+def test_a_question_that_asks_no_meaning_quotes_no_entry() -> None:
+    assert answered("Which office does the CIO run?", APPENDIX) == []
+
+
+@pytest.mark.parametrize(
+    ("acronym", "expansion", "spells"),
+    [
+        ("CNSS", "Committee for National Security Systems", True),
+        ("HTTPS", "Hypertext Transfer Protocol Secure", True),
+        ("MPLS", "Multiprotocol Label Switching", True),
+        ("WiMAX", "Worldwide Interoperability for Microwave Access", True),
+        ("MITM", "Man-in-the-Middle", True),
+        ("TLS", "Configuration Guide", False),
+        ("HTTP", "Caching Overview", False),
+        ("A", "Access", False),
+    ],
+)
+def test_an_expansion_opens_its_words_with_the_acronym_s_capitals(
+    acronym: str, expansion: str, spells: bool
+) -> None:
+    assert spelled_out(acronym, expansion) is spells
