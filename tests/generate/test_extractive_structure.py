@@ -564,6 +564,9 @@ def test_a_hyphenated_header_name_asks_for_no_number() -> None:
         ("What is Max-Forwards?", "Max-Forwards"),
         ("what's the If-Range header for", "If-Range header"),
         ("What is the Vary header used for?", "Vary header"),
+        # What it is meant for, asked of a document, is what it is too.
+        ("What is the Pragma header meant for in HTTP/1.1?", "Pragma header"),
+        ("What is the Retry-After header intended for?", "Retry-After header"),
     ]:
         parsed = parse_question(question)
         assert (parsed.kind, parsed.term) == (QuestionKind.DEFINITION, term)

@@ -56,9 +56,14 @@ _DEFINITION = [
         re.I,
     ),
     re.compile(rf"^what\s+is\s+meant\s+by\s+{ARTICLE}(?P<x>.+?){END}", re.I),
-    # "What is the If-Range header for?": what it is for is what it is (not "What are
-    # gateways typically used for?": ``_USES``).
-    re.compile(rf"^what\s+(?:is|are)\s+{ARTICLE}(?P<x>.+?)\s+(?:used\s+)?for{END}", re.I),
+    # "What is the If-Range header for?", "What is the Pragma header meant for in
+    # HTTP/1.1?": what it is for is what it is (not "What are gateways typically used
+    # for?": ``_USES``).
+    re.compile(
+        rf"^what\s+(?:is|are)\s+{ARTICLE}(?P<x>.+?)\s+(?:(?:used|meant|intended)\s+)?for"
+        rf"(?:\s+(?:in|under|per)\s+[^?]+?)?{END}",
+        re.I,
+    ),
     re.compile(rf"^(?:what|who)\s+(?:is|are|was|were)\s+{ARTICLE}(?P<x>.+?){END}", re.I),
     re.compile(
         rf"^what\s+(?:does|do|did)\s+{ARTICLE}(?P<x>.+?)\s+(?:(?:actually|really|exactly)\s+)?"
