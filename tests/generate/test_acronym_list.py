@@ -71,6 +71,22 @@ def test_an_acronym_the_list_does_not_spell_out_is_refused() -> None:
 
 def test_a_question_that_asks_no_meaning_quotes_no_entry() -> None:
     assert answered("Which office does the CIO run?", APPENDIX) == []
+    # Spelled out already, the acronym asks for more than its letters: what VMI is
+    # and provides is said in the body, not in the list.
+    body = passage(
+        1,
+        "Just as a VDI solution delivers a secure virtual desktop to a telework PC, so "
+        "does VMI deliver a secure virtual mobile device environment to a telework "
+        "mobile device.",
+    )
+    listed = passage(2, "VDI Virtual Desktop Infrastructure\nVMI Virtual Mobile Infrastructure\n")
+    question = "What is virtual mobile infrastructure (VMI) and what does it provide?"
+    texts = [c.text for c in ExtractiveGenerator().rank_sentences(question, [body, listed])]
+    assert texts and texts[0].startswith("Just as a VDI solution")
+    assert "VMI Virtual Mobile Infrastructure" not in texts
+    # A document named by an acronym and its number is not what is asked about.
+    asked = "FIPS 200 takes definitions from CNSS Instruction 4009. What is that document?"
+    assert answered(asked, APPENDIX) == []
 
 
 @pytest.mark.parametrize(

@@ -61,21 +61,27 @@ def acronym_entry(
     u = units[i]
     if u.role not in (Role.HEADING, Role.FRAGMENT):
         return None
-    if question.kind is not QuestionKind.DEFINITION and not _EXPANSION_ASKED.search(question.text):
-        return None
     m = _ENTRY.fullmatch(p.text[u.start : u.end].strip())
     if m is None or len(m["expansion"].split()) > _EXPANSION_WORDS:
         return None
-    if not spelled_out(m["acronym"], m["expansion"]) or not _names(question.text, m["acronym"]):
+    acronym = m["acronym"]
+    if not spelled_out(acronym, m["expansion"]) or not _names(question.text, acronym):
+        return None
+    # "What is NIST?" asks what the acronym is; "What is virtual mobile infrastructure
+    # (VMI) and what does it provide?" has it spelled out already and asks for more.
+    bare = question.kind is QuestionKind.DEFINITION and _names(question.term, acronym, whole=True)
+    if not bare and not _EXPANSION_ASKED.search(question.text):
         return None
     return ((p, u.start, u.end),)
 
 
-def _names(question: str, acronym: str) -> bool:
-    """True when ``question`` names ``acronym`` ("PDAs" names PDA). Typed in lower case
-    ("wimax") it counts too, unless it is two letters long: "it" is no IT. A number
-    after it names a document ("fips 200 acronym list - what is CNSS short for" asks
-    about CNSS, not FIPS)."""
+def _names(text: str, acronym: str, *, whole: bool = False) -> bool:
+    """True when ``text`` names ``acronym`` ("PDAs" names PDA), or with ``whole`` is
+    only its name. Typed in lower case ("wimax") it counts too, unless it is two
+    letters long: "it" is no IT. A number after it names a document ("fips 200
+    acronym list - what is CNSS short for" asks about CNSS, not FIPS)."""
     flags = 0 if len(acronym) <= 2 else re.I
     named = rf"(?<![\w-]){re.escape(acronym)}(?:'?s)?(?![\w-])(?!\s*\d)"
-    return re.search(named, question, flags) is not None
+    if whole:
+        return re.fullmatch(rf"\s*{named}\s*", text, flags) is not None
+    return re.search(named, text, flags) is not None
