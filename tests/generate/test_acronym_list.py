@@ -13,6 +13,7 @@ from pincite.generate.extractive import ExtractiveGenerator
 # As FIPS 200's appendix C and SP 800-46 Revision 1's appendix extract from the PDFs.
 APPENDIX = (
     "APPENDIX C ACRONYMS\n\n"
+    "CAN Controller Area Network\n\n"
     "CIO Chief Information Officer\n\n"
     "CNSS Committee for National Security Systems\n\n"
     "FIPS Federal Information Processing Standards\n\n"
@@ -21,18 +22,18 @@ APPENDIX = (
 )
 BACK_MATTER = (
     "Appendix C—Acronyms and Abbreviations\n\n"
+    "MITM Man-in-the-Middle\n"
     "PC Personal Computer\n"
     "PDA Personal Digital Assistant\n"
     "PII Personally Identifiable Information\n"
-    "WiMAX Worldwide Interoperability for Microwave Access\n"
 )
 
 
-def answered(question: str, text: str) -> list[str]:
+def answered(question: str, *texts: str) -> list[str]:
     """The shipped answerer's claims (its refusal threshold included)."""
-    p = passage(1, text, section=("Acronyms",))
-    generation = ExtractiveGenerator().generate(question, [p])
-    assert_pinned(generation, [p])
+    given = [passage(n, text, section=("Acronyms",)) for n, text in enumerate(texts, start=1)]
+    generation = ExtractiveGenerator().generate(question, given)
+    assert_pinned(generation, given)
     return [c.text for c in generation.claims]
 
 
@@ -52,11 +53,16 @@ def answered(question: str, text: str) -> list[str]:
             "PDA Personal Digital Assistant",
         ),
         (
-            "wimax in the telework guide acronym list - what does it stand for",
+            "mitm in the telework guide - what is it short for?",
             BACK_MATTER,
-            "WiMAX Worldwide Interoperability for Microwave Access",
+            "MITM Man-in-the-Middle",
         ),
-        ("What is NIST?", APPENDIX, "NIST National Institute of Standards and Technology"),
+        # "Can" opens the question; it names no CAN.
+        (
+            "Can you spell out what FIPS stands for?",
+            APPENDIX,
+            "FIPS Federal Information Processing Standards",
+        ),
     ],
 )
 def test_the_line_spelling_the_acronym_out_answers(question: str, text: str, line: str) -> None:
@@ -69,19 +75,20 @@ def test_an_acronym_the_list_does_not_spell_out_is_refused() -> None:
     assert answered("what does it stand for?", APPENDIX) == []
 
 
-def test_a_question_that_asks_no_meaning_quotes_no_entry() -> None:
+def test_a_question_that_asks_no_expansion_quotes_no_entry() -> None:
     assert answered("Which office does the CIO run?", APPENDIX) == []
-    # Spelled out already, the acronym asks for more than its letters: what VMI is
-    # and provides is said in the body, not in the list.
-    body = passage(
-        1,
+    # What NIST is, is said elsewhere: the list's line would only repeat its name.
+    assert answered("What is NIST?", APPENDIX) == []
+    # Spelled out already, the acronym asks for more than its letters.
+    body = (
         "Just as a VDI solution delivers a secure virtual desktop to a telework PC, so "
         "does VMI deliver a secure virtual mobile device environment to a telework "
-        "mobile device.",
+        "mobile device."
     )
-    listed = passage(2, "VDI Virtual Desktop Infrastructure\nVMI Virtual Mobile Infrastructure\n")
+    listed = "VDI Virtual Desktop Infrastructure\nVMI Virtual Mobile Infrastructure\n"
     question = "What is virtual mobile infrastructure (VMI) and what does it provide?"
-    texts = [c.text for c in ExtractiveGenerator().rank_sentences(question, [body, listed])]
+    given = [passage(1, body), passage(2, listed)]
+    texts = [c.text for c in ExtractiveGenerator().rank_sentences(question, given)]
     assert texts and texts[0].startswith("Just as a VDI solution")
     assert "VMI Virtual Mobile Infrastructure" not in texts
     # A document named by an acronym and its number is not what is asked about.
@@ -89,14 +96,27 @@ def test_a_question_that_asks_no_meaning_quotes_no_entry() -> None:
     assert answered(asked, APPENDIX) == []
 
 
+def test_a_heading_that_reads_like_an_entry_but_stands_alone_is_no_entry() -> None:
+    section = (
+        "TLS Termination Strategies\n\n"
+        "Terminate client connections at the load balancer and re-encrypt to the "
+        "backends.\n"
+    )
+    question = "What does TLS stand for?"
+    texts = [c.text for c in ExtractiveGenerator().rank_sentences(question, [passage(1, section)])]
+    assert "TLS Termination Strategies" not in texts
+
+
 @pytest.mark.parametrize(
     ("acronym", "expansion", "spells"),
     [
         ("CNSS", "Committee for National Security Systems", True),
-        ("HTTPS", "Hypertext Transfer Protocol Secure", True),
-        ("MPLS", "Multiprotocol Label Switching", True),
-        ("WiMAX", "Worldwide Interoperability for Microwave Access", True),
+        ("IPsec", "Internet Protocol Security", True),
+        ("VoIP", "Voice over Internet Protocol", True),
         ("MITM", "Man-in-the-Middle", True),
+        # Two of three capitals open its words.
+        ("DMZ", "Demilitarized Zone", True),
+        ("SSH", "Secure Shell", True),
         ("TLS", "Configuration Guide", False),
         ("HTTP", "Caching Overview", False),
         ("A", "Access", False),

@@ -567,9 +567,13 @@ def test_a_hyphenated_header_name_asks_for_no_number() -> None:
         # What it is meant for, asked of a document, is what it is too.
         ("What is the Pragma header meant for in HTTP/1.1?", "Pragma header"),
         ("What is the Retry-After header intended for?", "Retry-After header"),
+        ("what is the pragma header meant for in http/1.1", "pragma header"),
     ]:
         parsed = parse_question(question)
         assert (parsed.kind, parsed.term) == (QuestionKind.DEFINITION, term)
+    # After "for", only a document's name is left off the term, not a phrase of it.
+    money = parse_question("What is the money for in the reserve account?")
+    assert money.term != "money"
     assert parse_question("How long is the Content-Length?").kind is QuestionKind.NUMBER
 
 

@@ -15,24 +15,30 @@ import re
 from pincite.generate.base import Passage
 from pincite.generate.layout import Role, Unit
 from pincite.generate.pool import Piece
-from pincite.generate.question import Question, QuestionKind
+from pincite.generate.question import Question
+from pincite.generate.words import STOPWORD_STEMS
 
 __all__ = ["acronym_entry", "spelled_out"]
 
 # The acronym, then what it stands for, capitalised, alone on the line.
 _ENTRY = re.compile(r"(?P<acronym>[A-Za-z][A-Za-z0-9&/-]{1,11})[ \t]+(?P<expansion>[A-Z(][^\n]*)")
-# Asked what an acronym stands for, whatever the question's kind: "what is CNSS short
-# for", "what does wimax stand for in the acronym list".
+# Asked what an acronym stands for: "what is CNSS short for", "what does wimax stand
+# for", "the expansion of HTTPS". Not a bare "acronym" ("Which acronyms does the guide
+# use?"), and not "What is NIST?": a definition question is answered by what the
+# thing is, and the list's line, quoted beside that, would only repeat its name.
 _EXPANSION_ASKED = re.compile(
-    r"\b(?:stands?\s+for|short\s+for|acronyms?|abbreviations?|abbreviated|expansion|"
-    r"spell(?:s|ed)?\s+out|full\s+form)\b",
+    r"\b(?:stands?\s+for|short\s+for|(?:acronym|abbreviation)\s+(?:of|for)|abbreviated|"
+    r"expansion|spell(?:s|ed)?\s+out|full\s+form)\b",
     re.I,
 )
-# An entry's expansion is a name, not a sentence.
+# An entry's expansion is a name, not a sentence: the longest in the NIST guides'
+# lists has six words.
 _EXPANSION_WORDS = 10
 _WORD_BREAK = re.compile(r"[\s/-]+")
-# Of an acronym's capitals, this share must open the expansion's words in order
-# ("WiMAX Worldwide Interoperability for Microwave Access" spells W, M and A).
+# Of an acronym's capitals, this share must open the expansion's words in order:
+# "DMZ Demilitarized Zone" and "SSH Secure Shell" open two of their three. A heading
+# that passes too ("TLS Termination Strategies") stands alone, while a list's
+# entries stand together (``acronym_entry``).
 _SPELLED_SHARE = 0.6
 
 
@@ -59,29 +65,39 @@ def acronym_entry(
     """The line of an acronym list that spells out the acronym the question asks
     about, as a claim's piece; None for any other unit."""
     u = units[i]
-    if u.role not in (Role.HEADING, Role.FRAGMENT):
+    if not _EXPANSION_ASKED.search(question.text):
         return None
-    m = _ENTRY.fullmatch(p.text[u.start : u.end].strip())
-    if m is None or len(m["expansion"].split()) > _EXPANSION_WORDS:
+    acronym = _entry(p, u)
+    if acronym is None or not _names(question.text, acronym):
         return None
-    acronym = m["acronym"]
-    if not spelled_out(acronym, m["expansion"]) or not _names(question.text, acronym):
-        return None
-    # "What is NIST?" asks what the acronym is; "What is virtual mobile infrastructure
-    # (VMI) and what does it provide?" has it spelled out already and asks for more.
-    bare = question.kind is QuestionKind.DEFINITION and _names(question.term, acronym, whole=True)
-    if not bare and not _EXPANSION_ASKED.search(question.text):
+    # A line of a list: an entry stands beside it.
+    if not any(_entry(p, units[j]) for j in (i - 1, i + 1) if 0 <= j < len(units)):
         return None
     return ((p, u.start, u.end),)
 
 
-def _names(text: str, acronym: str, *, whole: bool = False) -> bool:
-    """True when ``text`` names ``acronym`` ("PDAs" names PDA), or with ``whole`` is
-    only its name. Typed in lower case ("wimax") it counts too, unless it is two
-    letters long: "it" is no IT. A number after it names a document ("fips 200
-    acronym list - what is CNSS short for" asks about CNSS, not FIPS)."""
-    flags = 0 if len(acronym) <= 2 else re.I
-    named = rf"(?<![\w-]){re.escape(acronym)}(?:'?s)?(?![\w-])(?!\s*\d)"
-    if whole:
-        return re.fullmatch(rf"\s*{named}\s*", text, flags) is not None
-    return re.search(named, text, flags) is not None
+def _entry(p: Passage, u: Unit) -> str | None:
+    """The acronym ``u`` spells out, when it is a line of an acronym list (a table's
+    row is quoted with its header row, ``records``)."""
+    if u.role not in (Role.HEADING, Role.FRAGMENT) or u.row:
+        return None
+    m = _ENTRY.fullmatch(p.text[u.start : u.end].strip())
+    if m is None or len(m["expansion"].split()) > _EXPANSION_WORDS:
+        return None
+    return m["acronym"] if spelled_out(m["acronym"], m["expansion"]) else None
+
+
+def _names(question: str, acronym: str) -> bool:
+    """True when ``question`` names ``acronym`` ("PDAs" names PDA). Typed in lower
+    case ("cnss") it counts too, unless the word is an ordinary one written as
+    words are ("Can you spell out ..." names no CAN) or two letters long ("it" is
+    no IT). A number after it names a document ("fips 200 acronym list - what is
+    CNSS short for" asks about CNSS, not FIPS)."""
+    named = rf"(?<![\w-])({re.escape(acronym)})(?:'?s)?(?![\w-])(?!\s*\d)"
+    for m in re.finditer(named, question, re.I):
+        word = m[1]
+        if word == acronym or word.isupper():
+            return True
+        if len(acronym) > 2 and word.casefold() not in STOPWORD_STEMS:
+            return True
+    return False

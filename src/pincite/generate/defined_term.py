@@ -25,6 +25,13 @@ __all__ = [
 
 ARTICLE = r"(?:(?:a|an|the)\s+)?"
 END = r"\s*[?.!]*\s*$"
+# "... in HTTP/1.1", "... under RFC 7230": a document or version named after the
+# question, not a phrase of it ("the money for in the reserve account").
+_IN_NAMED_DOCUMENT = (
+    r"(?:\s+(?:in|under|per)\s+(?:the\s+)?"
+    r"(?:(?-i:[A-Z0-9])|(?:rfc|sp|fips|nist|iso|iec|http|https|tls|ssl|ipv|ieee)\s?[/-]?\d)"
+    r"[^?]*?)"
+)
 # "head of line blocking in http/1.1 - what is it": the topic, a dash, then the
 # question ("management controls - what are they in FIPS 200 terms?", "KIT day -
 # what does it stand for?"). Not a scene ("I read about VMI - what is it?", "Got a
@@ -61,7 +68,7 @@ _DEFINITION = [
     # for?": ``_USES``).
     re.compile(
         rf"^what\s+(?:is|are)\s+{ARTICLE}(?P<x>.+?)\s+(?:(?:used|meant|intended)\s+)?for"
-        rf"(?:\s+(?:in|under|per)\s+[^?]+?)?{END}",
+        rf"{_IN_NAMED_DOCUMENT}?{END}",
         re.I,
     ),
     re.compile(rf"^(?:what|who)\s+(?:is|are|was|were)\s+{ARTICLE}(?P<x>.+?){END}", re.I),
