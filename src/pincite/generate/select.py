@@ -131,6 +131,7 @@ def candidates(
                         titled = scoring.heading_weight * about(question, pool, p, lead, scoring)
                     drafts.append((leadin_run, leadin_run, title, titled, Role.ITEM))
                 continue
+            # Asked what an acronym stands for, its list's line is its whole definition.
             entry = acronym_entry(question, p, units, i)
             if entry is not None:
                 drafts.append((entry, entry, title, 1.0, u.role))
