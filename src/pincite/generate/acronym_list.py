@@ -22,8 +22,8 @@ __all__ = ["acronym_entry", "spelled_out"]
 
 # The acronym, then what it stands for, capitalised, alone on the line.
 _ENTRY = re.compile(r"(?P<acronym>[A-Za-z][A-Za-z0-9&/-]{1,11})[ \t]+(?P<expansion>[A-Z(][^\n]*)")
-# Asked what an acronym stands for: "what is CNSS short for", "what does wimax stand
-# for", "the expansion of HTTPS". Not a bare "acronym" ("Which acronyms does the guide
+# Asked what an acronym stands for: "what is CNSS short for", "what does nac stand
+# for", "the expansion of PII". Not a bare "acronym" ("Which acronyms does the guide
 # use?"), and not "What is NIST?": a definition question is answered by what the
 # thing is, and the list's line, quoted beside that, would only repeat its name.
 _EXPANSION_ASKED = re.compile(
