@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 
 from pincite.generate.base import Passage
 from pincite.generate.layout import Role, Unit
@@ -64,16 +65,21 @@ def acronym_entry(
 ) -> tuple[Piece, ...] | None:
     """The line of an acronym list that spells out the acronym the question asks
     about, as a claim's piece; None for any other unit."""
-    u = units[i]
-    if not _EXPANSION_ASKED.search(question.text):
+    if not _asks_expansion(question.text):
         return None
-    acronym = _entry(p, u)
+    acronym = _entry(p, units[i])
     if acronym is None or not _names(question.text, acronym):
         return None
     # A line of a list: an entry stands beside it.
     if not any(_entry(p, units[j]) for j in (i - 1, i + 1) if 0 <= j < len(units)):
         return None
-    return ((p, u.start, u.end),)
+    return ((p, units[i].start, units[i].end),)
+
+
+@lru_cache(maxsize=256)
+def _asks_expansion(question: str) -> bool:
+    # Asked of every unit of every passage shown: read once per question.
+    return _EXPANSION_ASKED.search(question) is not None
 
 
 def _entry(p: Passage, u: Unit) -> str | None:
