@@ -646,6 +646,12 @@ def test_a_reference_list_entry_answers_only_where_to_read() -> None:
         parse_question("Which RFC defines the ABNF syntax specifications?"), [passage(1, entry)]
     )
     assert where.score >= where.base  # a source named, as asked
+    # Asked what the reference list says of an entry, the entry answers.
+    (listed,) = generator.rank(
+        parse_question("What STD number does the normative reference give for ABNF?"),
+        [passage(1, entry)],
+    )
+    assert listed.score >= listed.base
     # Asked for a publication, a pointer to one is not marked down.
     pointer = "See NIST SP 800-88, Guidelines for Media Sanitization, for more information."
     (named,) = generator.rank(
@@ -860,6 +866,14 @@ def test_examples_asked_of_and_given() -> None:
         ("What guidance should we follow when we sanitize media?", True),
         ("What standard should we use for passwords, 12 or 16 characters?", False),
         ("Do we have to follow the travel policy abroad?", False),
+        # Asked what a reference list gives, its entry is the answer.
+        ("Which BCP number does the normative reference give for RFC 2119?", True),
+        ("What date does the handbook's reference list give for the privacy act?", True),
+        ("Which MIME spec appears in the RFC 2616 references?", True),
+        ("Which guide on VPNs is listed among the resources in appendix C?", True),
+        ("What are relative references in a URI?", False),
+        ("What do the URI references in a Location header resolve against?", False),
+        ("Which references to the order id must the receipt keep?", False),
     ],
 )
 def test_where_to_read_is_asked_in_so_many_words(question: str, asks: bool) -> None:

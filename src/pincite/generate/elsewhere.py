@@ -3,7 +3,8 @@
 "See Section 6 of [RFC7231] for information about the semantics of status
 codes" shares the question's words but answers nothing: it says where the
 answer is. Such a sentence is marked down (``Scoring.elsewhere_factor``) unless
-the question asks where to read ("Which RFC defines ...?").
+the question asks where to read ("Which RFC defines ...?") or what a reference list
+gives ("Which STD number does the normative reference give for TCP?").
 """
 
 from __future__ import annotations
@@ -35,6 +36,13 @@ ASKS_WHERE = re.compile(
     r"|\bwhat\s+(?:documents?|guides?|publications?|sections?|standards?|rfcs?|specs?|"
     r"specifications?)\s+(?:defines?|covers?|describes?|explains?|specif(?:y|ies)|says?)\b"
     r"|\bfurther\s+reading\b"
+    # "Which STD number does RFC 7230's normative reference give for TCP?", "listed
+    # among the resources in Rev. 1": the reference list's entry is the answer.
+    r"|\b(?:normative|informative)\s+references?\b|\breference\s+list\b"
+    r"|\b(?:the|its|their|[\w.-]+['’]s)\s+(?:(?!uri\b|relative\b|absolute\b|partial\b)[\w.-]+\s+){0,2}"
+    r"references\b(?!\s+to\b)"
+    r"|\blist(?:ed)?\s+(?:of|among|in)\s+(?:the\s+|its\s+)?(?:[\w.-]+\s+){0,2}(?:resources|references)\b"
+    r"|\b(?:resources|references)\s+(?:list|section|appendix)\b|\b(?:std|bcp)\s+number\b"
     # "nist publication to follow for scrubbing laptops", "what guidance should we consult"
     r"|\b(?:documents?|guides?|guidance|publications?|standards?|rfcs?|specs?|specifications?)"
     r"\s+(?:to|(?:should|do|must|can)\s+(?:we|i|you)(?:\s+\w+)?)\s+"
