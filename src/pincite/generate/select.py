@@ -38,6 +38,7 @@ from pincite.generate.pointers import indent_of, past_the_turn, pointed_at, qual
 from pincite.generate.pool import Piece, Pool, adjacent, ends_sentence, resume
 from pincite.generate.question import Question, QuestionKind
 from pincite.generate.records import record_line
+from pincite.generate.resources import resource_entries
 from pincite.generate.scope import asks_scope, describes_itself
 from pincite.generate.scoring import Scoring
 from pincite.generate.tables import names_row, table_values
@@ -119,6 +120,9 @@ def candidates(
         units = pool.units[p.number]
         stated = table_values(p, units)  # the figures its tables state (``bands``)
         section = set(content_stems(" ".join(p.section)))
+        # Asked which resource a guide lists, a table's entry is quoted by its title.
+        for entry in resource_entries(question.text, p):
+            drafts.append((entry, entry, section, 0.0, Role.ITEM))
         for i, u in enumerate(units):
             title = set(content_stems(u.title)) | section
             if u.role is Role.LEADIN:

@@ -1,0 +1,94 @@
+"""A resource table's entries, when a question asks which resource a document lists.
+
+Guides end with tables of further reading: a title, then where to find it
+("NIST SP 800-58, Security Considerations\\nfor Voice Over IP Systems\\n\\nhttp://...",
+"Stay Safe Online http://www.staysafeonline.info/"). PDF extraction breaks a
+title over lines and the layout reads its pieces as headings, which no claim
+quotes. Asked "which NIST publication on VoIP security does the guide list?", the
+entry's title is the answer, quoted from its first character to the address.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from pincite.generate.base import Passage
+from pincite.generate.elsewhere import asks_where
+from pincite.generate.pool import Piece
+
+__all__ = ["resource_entries"]
+
+_URL = re.compile(r"https?://\S+(?:\n(?!https?://)[^\s/]*/\S*)?")
+# Asked for a resource a document lists: a site, a link, a publication or memorandum.
+_RESOURCE_ASKED = re.compile(
+    r"\b(?:web\s*sites?|sites?|urls?|links?|resources?|memorand(?:um|a)|publications?|"
+    r"special\s+publications?|sp|fips|guides?|documents?)\b",
+    re.I,
+)
+# A table's column names ("Document Title URL", "Site Name URL"), a page's number or
+# running title: no part of an entry.
+_FURNITURE_LINE = re.compile(r"^(?:[\w ]{0,30}\bURL|[A-Z]?-?\d{1,3}|[^a-z]*[A-Z]{3}[^a-z]*)$")
+# The most words a title holds: the longest in the NIST guides' tables has sixteen.
+_TITLE_WORDS = 24
+# Entries a table holds before its rows are read as one: a lone address is no table.
+_MIN_ENTRIES = 3
+
+
+def resource_entries(question_text: str, p: Passage) -> list[tuple[Piece, ...]]:
+    """Each entry of a resource table in ``p`` as a claim's piece, its title alone;
+    none unless the question asks for a resource."""
+    if not _asks_resource(question_text):
+        return []
+    entries: list[tuple[Piece, ...]] = []
+    end = 0
+    run: list[tuple[Piece, ...]] = []
+    for m in _URL.finditer(p.text):
+        title = _title(p.text, end, m.start())
+        end = m.end()
+        if title is None:
+            if len(run) >= _MIN_ENTRIES:
+                entries.extend(run)
+            run = []
+            continue
+        run.append(((p, title[0], title[1]),))
+    if len(run) >= _MIN_ENTRIES:
+        entries.extend(run)
+    return entries
+
+
+@lru_cache(maxsize=256)
+def _asks_resource(question: str) -> bool:
+    # Asked of every passage shown: read once per question.
+    return asks_where(question) or _RESOURCE_ASKED.search(question) is not None
+
+
+def _title(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Where the title before an address lies (between ``start`` and ``end``): the
+    last paragraph there, less page furniture; None when it reads as prose."""
+    lines: list[tuple[int, int]] = []
+    at = start
+    for line in text[start:end].split("\n"):
+        s, e = at, at + len(line)
+        at = e + 1
+        stripped = line.strip()
+        if not stripped:
+            if lines and lines[-1] != (-1, -1):
+                lines.append((-1, -1))  # a paragraph break
+            continue
+        if _FURNITURE_LINE.match(stripped):
+            continue
+        lead = len(line) - len(line.lstrip())
+        lines.append((s + lead, s + lead + len(stripped)))
+    while lines and lines[-1] == (-1, -1):
+        lines.pop()
+    if (-1, -1) in lines:
+        last_break = max(k for k, span in enumerate(lines) if span == (-1, -1))
+        lines = lines[last_break + 1 :]
+    if not lines:
+        return None
+    s, e = lines[0][0], lines[-1][1]
+    title = text[s:e]
+    if len(title.split()) > _TITLE_WORDS or title.rstrip().endswith((".", ":", ";")):
+        return None
+    return s, e
