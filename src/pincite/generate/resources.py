@@ -11,21 +11,21 @@ entry's title is the answer, quoted from its first character to the address.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
+from pincite.generate.answer_types import asked_type
 from pincite.generate.base import Passage
 from pincite.generate.elsewhere import asks_where
 from pincite.generate.pool import Piece
+from pincite.generate.question import Question
 
-__all__ = ["resource_entries"]
+__all__ = ["asks_resource", "resource_entries"]
 
 _URL = re.compile(r"https?://\S+(?:\n(?!https?://)[^\s/]*/\S*)?")
-# Asked for a resource a document lists: a site, a link, a publication or memorandum.
-_RESOURCE_ASKED = re.compile(
-    r"\b(?:web\s*sites?|sites?|urls?|links?|resources?|memorand(?:um|a)|publications?|"
-    r"special\s+publications?|sp|fips|guides?|documents?)\b",
-    re.I,
-)
+# Asked for a site, a link or a memorandum; a publication asked for is a source
+# (``answer_types``), a list of resources a place to read (``elsewhere``). Not "sp"
+# or "guide" alone: a question names its own document so ("What does SP 800-46 say
+# about ...?").
+_RESOURCE_ASKED = re.compile(r"\b(?:web\s*sites?|sites?|urls?|links?|memorand(?:um|a))\b", re.I)
 # A table's column names ("Document Title URL", "Site Name URL"), a page's number or
 # running title: no part of an entry.
 _FURNITURE_LINE = re.compile(r"^(?:[\w ]{0,30}\bURL|[A-Z]?-?\d{1,3}|[^a-z]*[A-Z]{3}[^a-z]*)$")
@@ -35,11 +35,18 @@ _TITLE_WORDS = 24
 _MIN_ENTRIES = 3
 
 
-def resource_entries(question_text: str, p: Passage) -> list[tuple[Piece, ...]]:
-    """Each entry of a resource table in ``p`` as a claim's piece, its title alone;
-    none unless the question asks for a resource."""
-    if not _asks_resource(question_text):
-        return []
+def asks_resource(question: Question) -> bool:
+    """True when ``question`` asks for a resource a document lists: a publication, a
+    site, a link, a memorandum, or where to read."""
+    return (
+        asked_type(question) == "source"
+        or asks_where(question.text)
+        or _RESOURCE_ASKED.search(question.text) is not None
+    )
+
+
+def resource_entries(p: Passage) -> list[tuple[Piece, ...]]:
+    """Each entry of a resource table in ``p`` as a claim's piece, its title alone."""
     entries: list[tuple[Piece, ...]] = []
     end = 0
     run: list[tuple[Piece, ...]] = []
@@ -55,12 +62,6 @@ def resource_entries(question_text: str, p: Passage) -> list[tuple[Piece, ...]]:
     if len(run) >= _MIN_ENTRIES:
         entries.extend(run)
     return entries
-
-
-@lru_cache(maxsize=256)
-def _asks_resource(question: str) -> bool:
-    # Asked of every passage shown: read once per question.
-    return asks_where(question) or _RESOURCE_ASKED.search(question) is not None
 
 
 def _title(text: str, start: int, end: int) -> tuple[int, int] | None:

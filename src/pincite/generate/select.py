@@ -38,7 +38,7 @@ from pincite.generate.pointers import indent_of, past_the_turn, pointed_at, qual
 from pincite.generate.pool import Piece, Pool, adjacent, ends_sentence, resume
 from pincite.generate.question import Question, QuestionKind
 from pincite.generate.records import record_line
-from pincite.generate.resources import resource_entries
+from pincite.generate.resources import asks_resource, resource_entries
 from pincite.generate.scope import asks_scope, describes_itself
 from pincite.generate.scoring import Scoring
 from pincite.generate.tables import names_row, table_values
@@ -116,13 +116,14 @@ def candidates(
     # A claim of one sentence and what leans back on it: the kind's cue may lie in
     # either ("Such placement is common because ..."); what the second says.
     turns: dict[int, str] = {}
+    resources = asks_resource(question)
     for p in pool.passages:
         units = pool.units[p.number]
         stated = table_values(p, units)  # the figures its tables state (``bands``)
         section = set(content_stems(" ".join(p.section)))
         # Asked which resource a guide lists, a table's entry is quoted by its title.
-        for entry in resource_entries(question.text, p):
-            drafts.append((entry, entry, section, 0.0, Role.ITEM))
+        for listed in resource_entries(p) if resources else ():
+            drafts.append((listed, listed, section, 0.0, Role.ITEM))
         for i, u in enumerate(units):
             title = set(content_stems(u.title)) | section
             if u.role is Role.LEADIN:
