@@ -16,6 +16,7 @@ from pincite.retrieve.channels import Ranked
 from pincite.retrieve.dedup import dedup
 from pincite.retrieve.entries import defining_entries
 from pincite.retrieve.fuse import FusionMethod, Normalization, convex, rrf
+from pincite.retrieve.named_sections import named_section
 from pincite.retrieve.rerank import Reranker
 from pincite.store.base import Store
 from pincite.tenancy import check_tenant
@@ -140,6 +141,7 @@ def retrieve(
     if options.reranker is not None:
         hits = _rerank(options.reranker, question, hits)
     hits = hits[:k]
+    hits = named_section(store, tenant, question, fused, hits, k)
     if define:
         hits = _with_entry(store, tenant, define, scope, hits, k)
     return RetrievalResult(
