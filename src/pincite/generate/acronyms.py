@@ -22,7 +22,7 @@ from pincite.retrieve.acronyms import WORD as _WORD
 from pincite.retrieve.acronyms import lower_case_words
 from pincite.retrieve.acronyms import spells as _spells
 
-__all__ = ["acronyms"]
+__all__ = ["acronyms", "initials"]
 
 _WORDS_AT_MOST = 6
 
@@ -43,11 +43,11 @@ def acronyms(
         return set()
     found: set[str] = set()
     for short in _acronyms(question):
-        if stem(short.casefold()) in wanted and short in _initials(text, len(short)):
+        if stem(short.casefold()) in wanted and short in initials(text, len(short)):
             found.add(stem(short.casefold()))
     for word in lower_case_words(question):
         term = stem(word)
-        if term in wanted and term in absent and word.upper() in _initials(text, len(word), True):
+        if term in wanted and term in absent and word.upper() in initials(text, len(word), True):
             found.add(term)
     if _ACRONYM.search(text) is None:
         return found
@@ -78,7 +78,7 @@ def _spelled_out(question: str) -> dict[str, tuple[tuple[str, ...], ...]]:
     return {k: tuple(v) for k, v in out.items()}
 
 
-def _initials(text: str, n: int, every_word: bool = False) -> set[str]:
+def initials(text: str, n: int, every_word: bool = False) -> set[str]:
     """The acronyms of every ``n`` consecutive content words of ``text``
     (with ``every_word``, runs holding no stopword at all)."""
     words = _WORD.findall(text)
