@@ -40,12 +40,25 @@ KIT = (
         ("Under RFC 9110, may a server ignore a header field?", ()),
         # A scene before the question says what the asker has, not what is asked.
         ("Our client sends DNT on every POST. May a server ignore a header field?", ()),
+        # The asked name, wherever the question's words put it.
+        ("What goes in the DNT header?", ("DNT",)),
+        # A question typed in capitals names nothing by them.
+        ("HOW MUST A PROXY FORWARD THE DNT HEADER?", ()),
+        # An example given before the asking sentence's end, e.g. in a scene.
+        ("Which header, e.g. Sec-GPC, may a server ignore?", ()),
+        # A hyphenated name written run together, and a short name inside a word.
+        ("May a server ignore a Request-Header field?", ()),
         # RFC 2119's keywords are written in capitals for weight.
         ("Is it true that a server MUST NOT ignore header fields?", ()),
     ],
 )
 def test_a_name_no_passage_holds_is_absent(question: str, absent: tuple[str, ...]) -> None:
     assert absent_names(question, [passage(1, IGNORED)]) == absent
+
+
+def test_a_short_name_inside_a_word_is_not_held() -> None:
+    titled = passage(1, "Each request header field has a title and a value.")
+    assert absent_names("May IT change a header field's title?", [titled]) == ("IT",)
 
 
 def test_a_plural_name_is_held_as_its_singular() -> None:

@@ -874,6 +874,7 @@ def test_examples_asked_of_and_given() -> None:
         ("What are relative references in a URI?", False),
         ("What do the URI references in a Location header resolve against?", False),
         ("Which references to the order id must the receipt keep?", False),
+        ("How does the runtime free the object references?", False),
     ],
 )
 def test_where_to_read_is_asked_in_so_many_words(question: str, asks: bool) -> None:

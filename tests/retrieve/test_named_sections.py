@@ -95,3 +95,31 @@ def test_a_title_is_named_as_the_document_writes_it(
     question: str, heading: str, named: bool
 ) -> None:
     assert names_title(question, heading) is named
+
+
+def test_only_a_current_live_section_of_this_tenant_is_brought_in(corpus: Corpus) -> None:
+    from pincite.retrieve.named_sections import named_section
+
+    question = "what is supposed to go in the From request header"
+    first = corpus.ingest_bytes(FIELDS.encode(), filename="f.md", uri="fields.md", tenant="acme")
+    old = [h.chunk for h in corpus.retrieve(question, tenant="acme", k=3).hits][-1]
+    assert old.section[-1] == "From"
+    # A new version: the old chunk is superseded, though its document is the same.
+    second = FIELDS.replace("human user", "person")
+    corpus.ingest_bytes(second.encode(), filename="f.md", uri="fields.md", tenant="acme")
+    rival = corpus.ingest_bytes(FIELDS.encode(), filename="f.md", uri="fields.md", tenant="rival")
+    theirs = [h.chunk for h in corpus.retrieve(question, tenant="rival", k=3).hits][-1]
+    assert theirs.section[-1] == "From" and rival.document_id
+    hits = corpus.retrieve("Which header carries the media types?", tenant="acme", k=3).hits
+    shown = list(hits)
+    store = corpus.store
+    for forged in (old.chunk_id, theirs.chunk_id, "not-a-chunk"):
+        assert named_section(store, "acme", question, [(forged, 1.0)], shown, 3) == shown
+    current = [h.chunk for h in corpus.retrieve(question, tenant="acme", k=3).hits][-1]
+    assert current.section[-1] == "From" and current.chunk_id != old.chunk_id
+    # With one place, the best hit keeps it.
+    assert (
+        named_section(store, "acme", question, [(current.chunk_id, 1.0)], shown[:1], 1)
+        == (shown[:1])
+    )
+    assert first.document_id == current.document_id

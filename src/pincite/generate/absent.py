@@ -21,9 +21,10 @@ from pincite.generate.base import Passage
 
 __all__ = ["absent_names"]
 
+# Possessive runs: a long run of capitals is read once, not once per way to split it.
 _NAME = re.compile(
-    r"(?<![\w-])(?:[A-Z][A-Za-z]*[A-Z][A-Za-z]*(?:-[A-Za-z]+)*|[A-Z][a-z]+(?:-[A-Z][A-Za-z]*)+"
-    r"|[a-z]+[A-Z][A-Za-z]*)(?![\w-])"
+    r"(?<![\w-])(?:[A-Z][a-z]*+[A-Z][A-Za-z]*+(?:-[A-Za-z]++)*+|[A-Z][a-z]++(?:-[A-Z][A-Za-z]*+)++"
+    r"|[a-z]++[A-Z][A-Za-z]*+)(?![\w-])"
 )
 # Words written in capitals for weight, not names: RFC 2119's keywords and the like.
 _EMPHASIS = frozenset(
@@ -34,8 +35,10 @@ _EMPHASIS = frozenset(
 # Whose words the question asks about ("does NIST say", "per the NIST guide", "under
 # FISMA", "ISO's definition"): a passage quoting a document need not name its author.
 _SOURCE_BEFORE = re.compile(
-    r"\b(?:per|according\s+to|under|by|from|in)\s+(?:the\s+|an?\s+)?(?:\w+\s+)?$", re.I
+    r"\b(?:per|according\s+to|under|by)\s+(?:the\s+|an?\s+)?(?:\w+\s+)?$", re.I
 )
+# How far before a name its source is looked for.
+_SOURCE_WINDOW = 40
 _SOURCE_AFTER = re.compile(
     r"(?:['’]s)?(?:\s+[\w/.-]+){0,3}?\s+(?:says?|said|states?|recommends?|requires?|defines?|"
     r"describes?|mentions?|lists?|calls?|guides?|guidelines?|guidance|definitions?|"
@@ -44,6 +47,12 @@ _SOURCE_AFTER = re.compile(
     re.I,
 )
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'“‘])")
+# How much of a question is read: its asking sentence ends it.
+_QUESTION_CHARS = 1000
+# A question typed in capitals ("HOW LONG MUST INVOICES BE KEPT?") names nothing
+# by its capitals: fewer lower-case letters than this share of its letters.
+_LOWER_SHARE = 0.3
+_JOINERS = re.compile(r"[\s-]+")
 # A document's name and number ("SP 800-46", "RFC 2616", "ISO 27001"): which
 # documents a question names is read elsewhere (``names.documents_named``).
 _NUMBERED = re.compile(r"\s*\d")
@@ -65,7 +74,7 @@ def absent_names(question: str, passages: Sequence[Passage]) -> tuple[str, ...]:
     for name in names:
         # "ETags", "GETs": a plural's name is its singular.
         bare = name[:-1] if name.endswith("s") and len(name) > 2 else name
-        if bare.casefold() in held:
+        if _holds(held, bare.casefold()):
             continue
         if bare.isupper() and bare in initials(text, len(bare)):
             continue  # spelled out: "keeping-in-touch" for "KIT"
@@ -73,16 +82,29 @@ def absent_names(question: str, passages: Sequence[Passage]) -> tuple[str, ...]:
     return tuple(absent)
 
 
+def _holds(held: str, name: str) -> bool:
+    """True when ``held`` (case-folded) writes ``name`` as a word's start ("it" is not
+    in "title"); a hyphenated name also run together or spaced ("multifactor")."""
+    if re.search(rf"(?<!\w){re.escape(name)}", held):
+        return True
+    return "-" in name and _JOINERS.sub("", name) in _JOINERS.sub("", held)
+
+
 def _names(question: str) -> list[str]:
     # A scene before the question ("Our client gzips its POST bodies. Which status
-    # ...?") says what the asker has, not what is asked about.
-    asked = _EXAMPLES.sub(" ", _SENTENCE_BREAK.split(question.strip())[-1])
+    # ...?") says what the asker has, not what is asked about; an example it gives
+    # ("e.g. Okta") asks about nothing.
+    asked = _EXAMPLES.sub(" ", question.strip()[-_QUESTION_CHARS:])
+    asked = _SENTENCE_BREAK.split(asked)[-1]
+    letters = [c for c in asked if c.isalpha()]
+    if sum(c.islower() for c in letters) < _LOWER_SHARE * len(letters):
+        return []
     return [
         m.group()
         for m in _NAME.finditer(asked)
         if m.group().upper() not in _EMPHASIS
         and sum(c.isupper() for c in m.group()) >= 2
-        and not _SOURCE_BEFORE.search(asked, 0, m.start())
+        and not _SOURCE_BEFORE.search(asked[max(0, m.start() - _SOURCE_WINDOW) : m.start()])
         and not _SOURCE_AFTER.match(asked, m.end())
         and not _NUMBERED.match(asked, m.end())
     ]

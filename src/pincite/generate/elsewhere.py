@@ -39,8 +39,11 @@ ASKS_WHERE = re.compile(
     # "Which STD number does RFC 7230's normative reference give for TCP?", "listed
     # among the resources in Rev. 1": the reference list's entry is the answer.
     r"|\b(?:normative|informative)\s+references?\b|\breference\s+list\b"
-    r"|\b(?:the|its|their|[\w.-]+['’]s)\s+(?:(?!uri\b|relative\b|absolute\b|partial\b)[\w.-]+\s+){0,2}"
-    r"references\b(?!\s+to\b)"
+    # "the RFC 2616 references", "among its references", "the guide's references"; not
+    # "the object references" or "the weak references" (a document names the list).
+    r"|\b(?:its|their|(?:rfc|fips|sp|iso|nist\s+sp)\s*[\d-]++|(?<![\w.-])[\w.-]++['’]s|"
+    r"(?:guide|document|handbook|paper|policy|publication|standard|spec(?:ification)?)s?)"
+    r"\s+references\b(?!\s+to\b)"
     r"|\blist(?:ed)?\s+(?:of|among|in)\s+(?:the\s+|its\s+)?(?:[\w.-]+\s+){0,2}(?:resources|references)\b"
     r"|\b(?:resources|references)\s+(?:list|section|appendix)\b|\b(?:std|bcp)\s+number\b"
     # "nist publication to follow for scrubbing laptops", "what guidance should we consult"

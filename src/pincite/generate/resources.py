@@ -20,15 +20,23 @@ from pincite.generate.question import Question
 
 __all__ = ["asks_resource", "resource_entries"]
 
-_URL = re.compile(r"https?://\S+(?:\n(?!https?://)[^\s/]*/\S*)?")
+# An address, and its tail when PDF extraction broke it over a line: a path
+# ("anda/2011/m11-27.pdf") or a file name ("final.pdf"), not the words "and/or".
+_URL = re.compile(
+    r"https?://\S++(?:\n(?!https?://)(?:[\w.~%-]*+/[\w.~%/-]*+(?:\.\w{2,5}|/)"
+    r"|[\w~%-]++\.(?:pdf|html?|aspx?|php|txt|docx?|xml))(?=\s))?"
+)
 # Asked for a site, a link or a memorandum; a publication asked for is a source
 # (``answer_types``), a list of resources a place to read (``elsewhere``). Not "sp"
 # or "guide" alone: a question names its own document so ("What does SP 800-46 say
 # about ...?").
 _RESOURCE_ASKED = re.compile(r"\b(?:web\s*sites?|sites?|urls?|links?|memorand(?:um|a))\b", re.I)
 # A table's column names ("Document Title URL", "Site Name URL"), a page's number or
-# running title: no part of an entry.
-_FURNITURE_LINE = re.compile(r"^(?:[\w ]{0,30}\bURL|[A-Z]?-?\d{1,3}|[^a-z]*[A-Z]{3}[^a-z]*)$")
+# running title (three capitalised words or more, no figures): no part of an entry.
+# "US-CERT" and "FIPS 140-2" are titles.
+_FURNITURE_LINE = re.compile(
+    r"^(?:[\w ]{0,30}\bURL|[A-Z]?-?\d{1,3}|[^a-z\d\s]++(?:\s++[^a-z\d\s]++){2,})$"
+)
 # The most words a title holds: the longest in the NIST guides' tables has sixteen.
 _TITLE_WORDS = 24
 # Entries a table holds before its rows are read as one: a lone address is no table.
@@ -89,6 +97,8 @@ def _title(text: str, start: int, end: int) -> tuple[int, int] | None:
     if not lines:
         return None
     s, e = lines[0][0], lines[-1][1]
+    if text[text.rfind("\n", 0, s) + 1 : s].strip():
+        return None  # it starts inside a line of prose: "... alerts at http://..."
     title = text[s:e]
     if len(title.split()) > _TITLE_WORDS or title.rstrip().endswith((".", ":", ";")):
         return None

@@ -30,7 +30,7 @@ _TITLE_WORDS = 5
 _MARKDOWN_HASHES = re.compile(r"^\s*(?:#{1,6}[ \t]+)?")
 # A capitalised word inside the question, or a hyphenated capitalised name: worth
 # reading the candidates' sections for.
-_CAPITALISED = re.compile(r"(?<=\S)\s+[\"'“‘(]?[A-Z]|[A-Z]\w*-[A-Za-z]")
+_CAPITALISED = re.compile(r"(?<=[^\s.!?])\s+[\"'“‘(]?(?!I\b)[A-Z]|[A-Z]\w*-[A-Za-z]")
 
 
 def names_title(question: str, heading: str) -> bool:
@@ -59,20 +59,32 @@ def named_section(
     k: int,
 ) -> list[Hit]:
     """``hits`` with the chunk opening the section ``question`` names in the last of
-    ``k`` places, when retrieval ranked it but not among the first ``k``."""
-    if not _CAPITALISED.search(question) or not hits:
+    ``k`` places, when retrieval ranked it but not among the first ``k``.
+
+    Only a section of a document already among ``hits`` comes in: "the Security
+    Considerations" of another document is not the one asked about. With one place
+    (``k`` 1) the best hit keeps it.
+    """
+    if k < 2 or not hits or not _CAPITALISED.search(question):
         return hits
     held = {h.chunk.chunk_id for h in hits}
+    documents = {h.chunk.document_id for h in hits}
     if any(_opens_named(question, h.chunk.section, h.chunk.text) for h in hits):
         return hits
     ids = [cid for cid, _ in fused[:_DEPTH] if cid not in held]
     chunks = store.chunks_by_id(tenant, ids)
     for rank, cid in enumerate(ids, start=1):
         chunk = chunks.get(cid)
+        # The store's search returns current, live, unerased chunks of this tenant
+        # only; these checks keep that true of any list of ids.
         if chunk is None or chunk.tenant != tenant or chunk.erased:
+            continue
+        if chunk.document_id not in documents:
             continue
         if not _opens_named(question, chunk.section, chunk.text):
             continue
+        if chunk.content_hash != store.current_hash(tenant, chunk.document_id):
+            continue  # a superseded version's
         document = store.documents_by_id(tenant, [chunk.document_id]).get(chunk.document_id)
         if document is None or document.status is not DocumentStatus.LIVE:
             continue
