@@ -70,6 +70,9 @@ def test_a_plural_name_is_held_as_its_singular() -> None:
 
 def test_an_acronym_a_passage_spells_out_is_held() -> None:
     assert absent_names("what's a KIT day", [passage(1, KIT)]) == ()
+    # In any case: the passage's own sentence opens with the words.
+    patches = passage(1, "Operating system patches are applied every month.")
+    assert absent_names("how often do OS patches go on", [patches]) == ()
     assert absent_names("what's a KIT day", [passage(1, IGNORED)]) == ("KIT",)
 
 
