@@ -87,7 +87,9 @@ class ExtractiveConfig:
     # outside the first passage needs ``other_passage`` more; 0.53 once a
     # heading lends a non-definition question's sentence only
     # ``Scoring.heading_weight`` of its bonus (and the nineteenth batch, v19-);
-    # still 0.53 once a long question's evidence takes ``long_question_allowance``.
+    # still 0.53 once a long question's evidence takes ``long_question_allowance``,
+    # and once a question naming what no passage holds loses ``absent_name_penalty``
+    # (with the twenty-first batch, v21-).
     # On SQuAD 2.0 dev articles 0-9
     #   pincite eval answers ../shared/data/squad2_dev --calibrate
     # (a calibration slice `pincite eval answers` excludes from what it
@@ -205,14 +207,15 @@ class ExtractiveGenerator:
         ranked = self.rank(q, passages)
         threshold = self.threshold
         items, list_score = self._list_answer(q, passages, ranked)
-        allowance = self.allowance(q) - self.absence(q, passages)
-        list_score += allowance
+        # What the question's own wording adds to or takes from any evidence.
+        adjust = self.allowance(q) - self.absence(q, passages)
+        list_score += adjust
         if items and list_score >= threshold:
             claims = tuple(_claim(pieces) for pieces in items)
             return Generation(claims=claims, sufficient_context=True, summary=summary)
         # The sentence quoted must carry the evidence itself: one of the first passage
         # scoring lower lends none to a better one from further down.
-        best_evidence = self.evidence(ranked[0], passages) + allowance if ranked else 0.0
+        best_evidence = self.evidence(ranked[0], passages) + adjust if ranked else 0.0
         if not ranked or best_evidence < threshold:
             raw: dict[str, object] = {}
             if ranked or items:
@@ -228,7 +231,7 @@ class ExtractiveGenerator:
             if len(chosen) >= self.config.max_claims:
                 break
             close = cand.score >= best.score * self.config.second_ratio
-            if not close or self.evidence(cand, passages) + allowance < threshold:
+            if not close or self.evidence(cand, passages) + adjust < threshold:
                 continue
             if answered and another_code(asked, answered, codes(cand.text)):
                 continue  # "When was 4.2.0 released?": not also 4.1.0's line

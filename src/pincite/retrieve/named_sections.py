@@ -3,7 +3,7 @@
 
 Specifications title a section by the thing it defines, and that thing's name is
 often an ordinary word ("From", "Server", "Date"): BM25 weighs such a word
-lightly and the section's opening ranks far down (36th for "what is supposed to
+lightly and the section's opening ranks far down (37th for "what is supposed to
 go in the From request header" in the shared RFCs). A question that writes the
 title as the document does, capitalised inside the sentence, names that
 section; the chunk that opens it takes a place among the passages shown.
