@@ -142,7 +142,8 @@ class ExtractiveConfig:
     # candidates with the threshold re-picked by the rule above, 0.05 refused 3
     # more of documents-dev's near-misses, 0.1 and 0.15 four, at equal answers on
     # every set; 0.2 lost an answer on documents-dev and one on policies-dev2.
-    # The rule still picks 0.53 (at 0.52, 139 of the 140 refusals it needs).
+    # The rule still picks 0.53 (on the 693 questions before v21-, 0.52 refused 139
+    # of the 140 near-misses it needs).
     absent_name_penalty: float = 0.1
     # Every passage `pincite ask` shows (-k 6): the sixth is often the entry itself.
     max_passages: int = 6
