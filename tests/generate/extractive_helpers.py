@@ -59,3 +59,12 @@ def generate(question: str, *passages: Passage) -> Generation:
 
 def best(question: str, *passages: Passage) -> str:
     return generate(question, *passages).claims[0].text
+
+
+def answered(question: str, *texts: str, section: tuple[str, ...] = ()) -> list[str]:
+    """The shipped answerer's claims (its refusal threshold included), each on one line,
+    over passages made of ``texts`` under ``section``."""
+    given = [passage(n, text, section=section) for n, text in enumerate(texts, start=1)]
+    generation = ExtractiveGenerator().generate(question, given)
+    assert_pinned(generation, given)
+    return [" ".join(c.text.split()) for c in generation.claims]

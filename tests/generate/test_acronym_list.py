@@ -5,7 +5,8 @@ answerer read as headings and never quoted."""
 from __future__ import annotations
 
 import pytest
-from extractive_helpers import assert_pinned, passage
+from extractive_helpers import answered as claims_of
+from extractive_helpers import passage
 
 from pincite.generate.acronym_list import spelled_out
 from pincite.generate.extractive import ExtractiveGenerator
@@ -30,11 +31,7 @@ BACK_MATTER = (
 
 
 def answered(question: str, *texts: str) -> list[str]:
-    """The shipped answerer's claims (its refusal threshold included)."""
-    given = [passage(n, text, section=("Acronyms",)) for n, text in enumerate(texts, start=1)]
-    generation = ExtractiveGenerator().generate(question, given)
-    assert_pinned(generation, given)
-    return [c.text for c in generation.claims]
+    return claims_of(question, *texts, section=("Acronyms",))
 
 
 @pytest.mark.parametrize(

@@ -5,9 +5,9 @@ answerer read as headings and never quoted."""
 from __future__ import annotations
 
 import pytest
-from extractive_helpers import assert_pinned, passage
+from extractive_helpers import answered as claims_of
+from extractive_helpers import passage
 
-from pincite.generate.extractive import ExtractiveGenerator
 from pincite.generate.question import parse_question
 from pincite.generate.resources import asks_resource, resource_entries
 
@@ -43,11 +43,7 @@ ROWS = (
 
 
 def answered(question: str, *texts: str) -> list[str]:
-    """The shipped answerer's claims (its refusal threshold included)."""
-    given = [passage(n, text, section=("Resources",)) for n, text in enumerate(texts, start=1)]
-    generation = ExtractiveGenerator().generate(question, given)
-    assert_pinned(generation, given)
-    return [" ".join(c.text.split()) for c in generation.claims]
+    return claims_of(question, *texts, section=("Resources",))
 
 
 def titles(text: str) -> list[str]:
