@@ -17,8 +17,7 @@ import re
 from collections.abc import Sequence
 
 from pincite.generate.base import Passage
-from pincite.retrieve.acronyms import WORD
-from pincite.retrieve.query import STOPWORDS
+from pincite.retrieve.acronyms import spellings
 
 __all__ = ["absent_names"]
 
@@ -71,31 +70,16 @@ def absent_names(question: str, passages: Sequence[Passage]) -> tuple[str, ...]:
         return ()
     text = " ".join(p.text for p in passages)
     held = text.casefold()
-    words = [w.casefold() for w in WORD.findall(text)]
     absent = []
     for name in names:
         # "ETags", "GETs": a plural's name is its singular.
         bare = name[:-1] if name.endswith("s") and len(name) > 2 else name
         if _holds(held, bare.casefold()):
             continue
-        if bare.isupper() and _spelled_out(bare, words):
+        if bare.isupper() and spellings(bare, text, any_case=True):
             continue  # spelled out: "keeping-in-touch" for "KIT", "Operating system" for "OS"
         absent.append(name)
     return tuple(absent)
-
-
-def _spelled_out(acronym: str, words: list[str]) -> bool:
-    """True when consecutive ``words`` (case-folded) open with the acronym's letters,
-    in any case: a question's "OS" asks about a passage's "Operating system"."""
-    letters = acronym.casefold()
-    n = len(letters)
-    return any(
-        words[i][0] == letters[0]
-        and "".join(w[0] for w in words[i : i + n]) == letters
-        and words[i] not in STOPWORDS
-        and words[i + n - 1] not in STOPWORDS
-        for i in range(len(words) - n + 1)
-    )
 
 
 def _holds(held: str, name: str) -> bool:

@@ -42,25 +42,32 @@ _LOWER_SHORTEST = 3
 _LOWER_LONGEST = 5
 
 
-def spells(run: list[str] | tuple[str, ...], every_word: bool = False) -> bool:
+def spells(
+    run: list[str] | tuple[str, ...], every_word: bool = False, *, any_case: bool = False
+) -> bool:
     """Whether ``run`` may spell an acronym: it opens and closes with a content
     word, holds no acronym itself, and, if two words long, is capitalised (with
-    ``every_word``, it holds no stopword at all)."""
+    ``every_word``, it holds no stopword at all; with ``any_case``, two words need
+    no capitals: "Operating system" for "OS", where a false match costs little)."""
     if every_word and any(w.casefold() in STOPWORDS for w in run):
         return False
     if run[0].casefold() in STOPWORDS or run[-1].casefold() in STOPWORDS:
         return False
     if any(w.isupper() and len(w) > 1 for w in run):
         return False
-    return len(run) > 2 or all(w[0].isupper() for w in run)
+    return any_case or len(run) > 2 or all(w[0].isupper() for w in run)
 
 
-def spellings(acronym: str, text: str, every_word: bool = False) -> list[tuple[str, ...]]:
+def spellings(
+    acronym: str, text: str, every_word: bool = False, *, any_case: bool = False
+) -> list[tuple[str, ...]]:
     """Every run of consecutive words of ``text`` that spells ``acronym``."""
-    return _runs(acronym, WORD.findall(text), every_word)
+    return _runs(acronym, WORD.findall(text), every_word, any_case)
 
 
-def _runs(acronym: str, words: list[str], every_word: bool) -> list[tuple[str, ...]]:
+def _runs(
+    acronym: str, words: list[str], every_word: bool, any_case: bool = False
+) -> list[tuple[str, ...]]:
     letters = acronym.upper()
     n = len(letters)
     runs = []
@@ -68,7 +75,9 @@ def _runs(acronym: str, words: list[str], every_word: bool) -> list[tuple[str, .
         if words[i][0].upper() != letters[0]:
             continue
         run = tuple(words[i : i + n])
-        if "".join(w[0] for w in run).upper() == letters and spells(run, every_word):
+        if "".join(w[0] for w in run).upper() == letters and spells(
+            run, every_word, any_case=any_case
+        ):
             runs.append(run)
     return runs
 
