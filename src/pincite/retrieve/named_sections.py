@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from pincite.model import Branches, ChannelRank, DocumentStatus, Hit
+from pincite.model import ChannelRank, DocumentStatus, Hit
+from pincite.retrieve.places import in_last_place
 from pincite.store.base import Store
 
 __all__ = ["NAMED", "named_section", "names_title"]
@@ -88,11 +89,7 @@ def named_section(
         document = store.documents_by_id(tenant, [chunk.document_id]).get(chunk.document_id)
         if document is None or document.status is not DocumentStatus.LIVE:
             continue
-        kept = hits[: k - 1]
-        # Ranked by the place it takes, so scores stay in order down the list.
-        score = hits[len(kept)].score if len(hits) > len(kept) else kept[-1].score
-        branches = Branches((ChannelRank(NAMED, rank, 0.0),), None, None, False)
-        return [*kept, Hit(chunk, document, score, branches)]
+        return in_last_place(hits, k, chunk, document, ChannelRank(NAMED, rank, 0.0))
     return hits
 
 

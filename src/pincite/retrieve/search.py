@@ -17,6 +17,7 @@ from pincite.retrieve.dedup import dedup
 from pincite.retrieve.entries import defining_entries
 from pincite.retrieve.fuse import FusionMethod, Normalization, convex, rrf
 from pincite.retrieve.named_sections import named_section
+from pincite.retrieve.places import in_last_place
 from pincite.retrieve.rerank import Reranker
 from pincite.store.base import Store
 from pincite.tenancy import check_tenant
@@ -247,11 +248,7 @@ def _with_entry(
     document = store.documents_by_id(tenant, [chunk.document_id]).get(chunk.document_id)
     if document is None or document.status is not DocumentStatus.LIVE:
         return hits
-    kept = hits[: k - 1]
-    # Ranked by the place it takes, so scores stay in order down the list.
-    score = hits[len(kept)].score if len(hits) > len(kept) else (kept[-1].score if kept else 0.0)
-    branches = Branches((ChannelRank(ENTRY, 1, bm25),), None, None, False)
-    return [*kept, Hit(chunk, document, score, branches)]
+    return in_last_place(hits, k, chunk, document, ChannelRank(ENTRY, 1, bm25))
 
 
 def _dedup(hits: list[Hit], limit: int) -> list[Hit]:
