@@ -136,12 +136,13 @@ class ExtractiveConfig:
     long_question_cap: int = 10
     # Taken from a question's evidence when it names something no passage shown
     # holds ("the DNT header", "the HttpOnly attribute", "the PURGE method";
-    # ``absent.absent_names``). On documents-dev 18 of the 174 unanswerable
-    # questions name such a thing and 2 of the 519 answerable ones; on the
-    # policies dev sets 6 of 82 and 3 of 352. Replayed on the dev sets'
-    # candidates with the threshold re-picked by the rule above, 0.05 refused 3
-    # more of documents-dev's near-misses, 0.1 and 0.15 four, at equal answers on
-    # every set; 0.2 lost an answer on documents-dev and one on policies-dev2.
+    # ``absent.absent_names``). On documents-dev (before v21-, the passages the
+    # thirty-fifth round's code retrieved) 18 of the 174 unanswerable questions
+    # name such a thing and 3 of the 519 answerable ones; on the policies dev sets
+    # 6 of 82 and 4 of 352. Replayed on the dev sets' candidates with the
+    # threshold re-picked by the rule above, 0.05 refused 3 more of
+    # documents-dev's near-misses and 0.1 four, at equal answers on every set;
+    # 0.15 lost an answer on documents-dev, 0.2 two and one on policies-dev2.
     # The rule still picks 0.53 (on the 693 questions before v21-, 0.52 refused 139
     # of the 140 near-misses it needs).
     absent_name_penalty: float = 0.1
