@@ -19,11 +19,13 @@ if TYPE_CHECKING:
     from pincite.generate.base import Passage
 
 __all__ = [
+    "designators",
     "digit_names",
     "documents_named",
     "name_runs",
     "named_in",
     "named_thing",
+    "naming_stems",
     "without_numbered_names",
 ]
 
@@ -127,6 +129,33 @@ def digit_names(runs: list[list[str]]) -> tuple[str, ...]:
     )
 
 
+# A standard's or a series' number however it is typed: "rfc 7230", "fips 200", "nist sp
+# 800-46 rev 2", "FIPS PUB 199", "BCP 14", and a revision alone ("rev 1 of ...").
+_DESIGNATOR = re.compile(
+    r"(?<![\w-])(?:(?:nist\s+)?(?:rfc|fips(?:\s+pub)?|sp|bcp|std)\s*\d+(?:-\d+)*"
+    r"(?:\s*,?\s*rev(?:ision)?\.?\s*\d+|r\d+)?|rev(?:ision)?\.?\s*\d+)(?![\w-])",
+    re.I,
+)
+
+
+def designators(q: str, names: Sequence[str]) -> tuple[str, ...]:
+    """The document numbers ``q`` types that ``names`` (``digit_names``) misses, as
+    titles spell them: lower case ("per rfc 7230") or the question's first word
+    ("FIPS 199 lists ...") hide them from the name runs."""
+    found: list[str] = []
+    for m in _DESIGNATOR.finditer(q):
+        typed = re.sub(r"(?<=\d)r(?=\d)", " revision ", m.group().casefold())  # "800-46r2"
+        name = _spelled(" ".join(re.sub(r"(?<=[a-z])(?=\d)", " ", typed).split()))
+        name = (
+            name.removeprefix("nist ")
+            .replace("fips pub ", "fips ")
+            .replace(", revision", " revision")
+        )
+        if not any(name in n for n in (*names, *found)):
+            found.append(name)
+    return tuple(found)
+
+
 def named_in(names: Sequence[str], text: str) -> list[str]:
     """The ``names`` (a question's, case-folded) that ``text`` holds as whole words.
 
@@ -135,6 +164,16 @@ def named_in(names: Sequence[str], text: str) -> list[str]:
     """
     folded = _spelled(" ".join(text.casefold().split()))
     return [n for n in names if re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", folded)]
+
+
+def naming_stems(text: str, names: Sequence[str]) -> dict[str, set[str]]:
+    """Each of ``names`` with the stems only it gives ``text`` (a question): "rfc" and
+    "2616" for "Under RFC 2616, may I ...?", not a word the question also says apart."""
+    folded = _spelled(" ".join(text.casefold().split()))
+    for n in names:
+        folded = re.sub(rf"(?<![\w-]){re.escape(n)}(?![\w-])", " ", folded)
+    said = set(content_stems(folded))
+    return {n: set(content_stems(n)) - said for n in names}
 
 
 def documents_named(names: Sequence[str], passages: Sequence[Passage]) -> dict[int, set[str]]:

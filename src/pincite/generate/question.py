@@ -20,7 +20,13 @@ from pincite.generate.expects import (
     expected_quantity,
 )
 from pincite.generate.framing import STEPS_WORDS, asked_stems, conversational_words
-from pincite.generate.names import digit_names, name_runs, named_thing, without_numbered_names
+from pincite.generate.names import (
+    designators,
+    digit_names,
+    name_runs,
+    named_thing,
+    without_numbered_names,
+)
 from pincite.generate.scene import asks_its_meaning, scene_term
 from pincite.generate.words import content_stems
 from pincite.retrieve.query import STOPWORDS
@@ -296,7 +302,8 @@ def parse_question(text: str) -> Question:
         main_text = q
     whether = _YES_NO.match(main_text) is not None or _TRAILING_YES_NO.search(main_text) is not None
     parsed = replace(parsed, whether=whether, outcome=asks_outcome(main_text))
-    return replace(parsed, names=digit_names(_name_runs(q)), asks_authors=authors)
+    names = digit_names(_name_runs(q))
+    return replace(parsed, names=(*names, *designators(q, names)), asks_authors=authors)
 
 
 def _name_runs(q: str) -> list[list[str]]:

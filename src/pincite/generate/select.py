@@ -33,7 +33,7 @@ from pincite.generate.faq import restates, turned_round
 from pincite.generate.joins import CLAIMABLE, continues, finishes_previous, runs_into_next
 from pincite.generate.layout import Role, Unit, layout
 from pincite.generate.lists import run
-from pincite.generate.names import documents_named
+from pincite.generate.names import documents_named, named_in, naming_stems
 from pincite.generate.pointers import indent_of, past_the_turn, pointed_at, qualified
 from pincite.generate.pool import Piece, Pool, adjacent, ends_sentence, resume
 from pincite.generate.question import Question, QuestionKind
@@ -175,6 +175,12 @@ def candidates(
         return []
     names = documents_named(question.names, pool.passages)
     named = frozenset(names)
+    # "Under RFC 2616, may I ...?": a sentence's "RFC 1945" is no match for the name; the
+    # named document's own sentences hold it through their title.
+    name_only = naming_stems(
+        question.text,
+        [n for n in question.names if any(named_in([n], p.title) for p in pool.passages)],
+    )
     texts = [" ".join(" ".join(p.text[s:e].split()) for p, s, e in d[1]) for d in drafts]
     cos = embed(texts) if embed is not None else None
     q_set = set(question.stems)
@@ -212,6 +218,9 @@ def candidates(
         own |= acronyms(question.text, text, q_set - own, absent)
         own |= obligations(text, q_set - own)
         own |= negated(question.text, text, q_set - own)
+        for name, stems in name_only.items():
+            if stems & own and not named_in([name], text):
+                own -= stems
         # "Can an agency ... beyond the FIPS 199 categories?": a sentence of FIPS 199
         # need not repeat its document's name to answer what is asked of it.
         title = title | names.get(pieces[0][0].number, set())

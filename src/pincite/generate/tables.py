@@ -58,7 +58,10 @@ def table_record(
         or not (_keyed(question, row, None) or _band_of(question, row, _values(p, units, values)))
     ):
         return None
-    if question.names and not named_in(question.names, row):
+    # A name the passage's own title holds ("rfc 7230" of RFC 7230's rows) need not be
+    # repeated in the row.
+    elsewhere = [n for n in question.names if not named_in([n], p.title)]
+    if elsewhere and not named_in(elsewhere, row):
         return None  # a row on SP 800-46 Revision 1 says nothing of Revision 3
     j = i
     while j > 0 and units[j - 1].row:
