@@ -271,6 +271,10 @@ def test_a_yes_no_question_is_answered_by_a_permission_duty_or_denial() -> None:
     q = parse_question("Can an agency define its own additional security designators?")
     assert kind_cue(q, "Additional security designators may be used at agency discretion.", set())
     assert not kind_cue(q, "Security designators are listed in Appendix A.", set())
+    # RFC 2616 14.9.3: what is always done, or ignored, answers whether it is.
+    cache = parse_question("does a browser's private cache pay any attention to s-maxage?")
+    assert kind_cue(cache, "The s-maxage directive is always ignored by a private cache.", set())
+    assert not kind_cue(cache, "The s-maxage directive is described in section 14.9.3.", set())
     # Only yes/no questions read it so.
     what = parse_question("What security designators does an agency define?")
     assert not kind_cue(what, "Additional security designators may be used.", set())

@@ -323,14 +323,14 @@ def test_default_fusion_is_the_tuned_convex_combination() -> None:
     defaults = SearchOptions()
     assert defaults.fusion is FusionMethod.CONVEX
     assert defaults.normalization is Normalization.THEORETICAL_MIN
-    assert defaults.weights == (("lexical", 0.2), ("dense", 0.8)) and defaults.candidates == 100
+    assert defaults.weights == (("lexical", 0.3), ("dense", 0.7)) and defaults.candidates == 100
 
 
 def test_fuse_channels_scores_absent_chunks_at_a_complete_lists_floor() -> None:
     from pincite.retrieve.channels import dense_ranked, lexical_ranked
     from pincite.retrieve.search import fuse_channels
 
-    options = SearchOptions()  # weights (0.2, 0.8), floor 0.2
+    options = SearchOptions(weights=(("lexical", 0.2), ("dense", 0.8)))  # floor 0.2
     lexical = lexical_ranked([("only-lexical", 4.0)])  # complete: fewer hits than asked
     dense = dense_ranked([("only-dense", 0.6), ("both", 0.5)], options.min_dense_score)
     fused = dict(fuse_channels([lexical, dense], options, depth=10))

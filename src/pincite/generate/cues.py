@@ -131,8 +131,10 @@ _OPENS_WITH_CONDITION = re.compile(
 # What answers yes or no: a permission, a duty or a denial ("may be developed and
 # used at agency discretion", "SHOULD NOT be used", "is not applicable").
 _VERDICT = re.compile(
-    # "whether or not the client is willing to accept trailers" denies nothing.
-    r"\b(?:may|must|should|shall|can|cannot|(?<!\bor\s)not|never|only|allowed|permitted|prohibited|"
+    # "whether or not the client is willing to accept trailers" denies nothing; "is
+    # always ignored by a private cache" does.
+    r"\b(?:may|must|should|shall|can|cannot|(?<!\bor\s)not|never|always|ignored?|only|allowed|"
+    r"permitted|prohibited|"
     r"required|requires?|ought)\b",
     re.I,
 )
