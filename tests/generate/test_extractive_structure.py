@@ -558,6 +558,24 @@ def test_a_status_name_asks_for_no_number() -> None:
     assert parse_question("How many pages is NIST SP 800-145").expects == "pages"
 
 
+def test_a_verb_or_a_difference_asks_for_no_number() -> None:
+    # RFC 2616 15.1.4: "limit" the verb asks how, not how much.
+    how = parse_question(
+        "How does RFC 2616 suggest a browser could limit the privacy loss from Accept-Language?"
+    )
+    assert how.kind is not QuestionKind.NUMBER
+    assert parse_question("What is the limit on chunk size?").kind is QuestionKind.NUMBER
+    assert parse_question("what rate limits apply to the API").kind is QuestionKind.NUMBER
+    # RFC 7230 6.5: a timeout named in a "how does X differ" question is what differs.
+    differ = parse_question(
+        "How does RFC 7230 expect a proxy's idle-connection timeout to differ from a server's?"
+    )
+    assert differ.kind is not QuestionKind.NUMBER
+    assert parse_question("What is the idle-connection timeout of a proxy?").kind is (
+        QuestionKind.NUMBER
+    )
+
+
 def test_a_hyphenated_header_name_asks_for_no_number() -> None:
     # "Range" and "Max" name the header; "what is X for" asks what X is.
     for question, term in [

@@ -122,7 +122,9 @@ _NUMBER = re.compile(
     r"(?<![\w-])(?:how\s+(?:many|much|long|often|large|big|old|far|soon|quickly|promptly)|"
     r"how\s+fast\s+(?:do|does|did|will|would|must|should|can|could|are|is|was|were)\s+\w+|"
     r"maximum|minimum|max|min|"
-    r"limit|limits|length|size|number\s+of|what\s+(?:year|date|time|percentage|version|port)|"
+    # Not the verb: "could limit the privacy loss", "to limit retries".
+    r"(?<!\bto\s)(?<!\bcan\s)(?<!\bcould\s)(?<!\bwould\s)(?<!\bshould\s)(?<!\bmust\s)"
+    r"(?<!\bmay\s)(?<!\bmight\s)(?<!\bwill\s)limits?|length|size|number\s+of|what\s+(?:year|date|time|percentage|version|port)|"
     r"which\s+(?:year|date|version|port)|when\s+was|when\s+were|how\s+long|timeout|deadline|"
     # "When did FIPS 199 come out?" asks for a past date, never a condition.
     r"when\s+did|"
@@ -310,12 +312,16 @@ def _name_runs(q: str) -> list[list[str]]:
     return name_runs(q, conversational_words(q))
 
 
+# "How does a proxy's idle timeout differ from a server's?" asks a difference, not a time.
+_DIFFERS = re.compile(r"\bhow\s+(?:does|do|is|are)\s+[^?]+?\s+differ\b", re.I)
+
+
 def _parse(q: str) -> Question:
     stems = asked_stems(q)
     yes_no = _YES_NO.match(q) is not None and _HOW_QUANTITY.search(q) is None
     runs = _name_runs(q)
     unnamed = without_numbered_names(_AT_A_MINIMUM.sub(" ", _EMBEDDED_QUANTITY.sub(" ", q)), runs)
-    asks_number = _NUMBER.search(unnamed) and not yes_no
+    asks_number = _NUMBER.search(unnamed) and not yes_no and not _DIFFERS.search(q)
     if _STEPS.match(q):
         return Question(q, QuestionKind.PROCEDURE, named_thing(runs), stems)
     if asks_number and not asks_outcome(q):
