@@ -274,6 +274,7 @@ def test_a_yes_no_question_is_answered_by_a_permission_duty_or_denial() -> None:
     # RFC 2616 14.9.3: what is always done, or ignored, answers whether it is.
     cache = parse_question("does a browser's private cache pay any attention to s-maxage?")
     assert kind_cue(cache, "The s-maxage directive is always ignored by a private cache.", set())
+    assert kind_cue(cache, "A private cache ignores the s-maxage directive.", set())
     assert not kind_cue(cache, "The s-maxage directive is described in section 14.9.3.", set())
     # Only yes/no questions read it so.
     what = parse_question("What security designators does an agency define?")

@@ -564,6 +564,11 @@ def test_a_verb_or_a_difference_asks_for_no_number() -> None:
         "How does RFC 2616 suggest a browser could limit the privacy loss from Accept-Language?"
     )
     assert how.kind is not QuestionKind.NUMBER
+    # After its subject too; a length the question names still asks for a number.
+    assert parse_question("How can a client limit retries?").kind is not QuestionKind.NUMBER
+    assert parse_question("How does RFC 7230 limit the Host header length?").kind is (
+        QuestionKind.NUMBER
+    )
     assert parse_question("What is the limit on chunk size?").kind is QuestionKind.NUMBER
     assert parse_question("what rate limits apply to the API").kind is QuestionKind.NUMBER
     # RFC 7230 6.5: a timeout named in a "how does X differ" question is what differs.

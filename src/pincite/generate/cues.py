@@ -133,7 +133,7 @@ _OPENS_WITH_CONDITION = re.compile(
 _VERDICT = re.compile(
     # "whether or not the client is willing to accept trailers" denies nothing; "is
     # always ignored by a private cache" does.
-    r"\b(?:may|must|should|shall|can|cannot|(?<!\bor\s)not|never|always|ignored?|only|allowed|"
+    r"\b(?:may|must|should|shall|can|cannot|(?<!\bor\s)not|never|always|ignor(?:e|es|ed|ing)|only|allowed|"
     r"permitted|prohibited|"
     r"required|requires?|ought)\b",
     re.I,

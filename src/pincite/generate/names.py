@@ -19,9 +19,10 @@ if TYPE_CHECKING:
     from pincite.generate.base import Passage
 
 __all__ = [
-    "designators",
     "digit_names",
+    "document_names",
     "documents_named",
+    "is_document_number",
     "name_runs",
     "named_in",
     "named_thing",
@@ -130,30 +131,44 @@ def digit_names(runs: list[list[str]]) -> tuple[str, ...]:
 
 
 # A standard's or a series' number however it is typed: "rfc 7230", "fips 200", "nist sp
-# 800-46 rev 2", "FIPS PUB 199", "BCP 14", and a revision alone ("rev 1 of ...").
-_DESIGNATOR = re.compile(
-    r"(?<![\w-])(?:(?:nist\s+)?(?:rfc|fips(?:\s+pub)?|sp|bcp|std)\s*\d+(?:-\d+)*"
-    r"(?:\s*,?\s*rev(?:ision)?\.?\s*\d+|r\d+)?|rev(?:ision)?\.?\s*\d+)(?![\w-])",
-    re.I,
+# 800-46 rev 2", "FIPS PUB 199", "BCP 14"; a NIST SP's number has its series ("800-").
+_SERIES = (
+    r"(?:nist\s+)?(?:(?:rfc|fips(?:\s+pub)?|bcp|std)\s*\d+|sp\s*\d{3,4}-\d+)"
+    r"(?:\s*,?\s*rev(?:ision)?\.?\s*\d+|r\d+)?"
 )
+_DESIGNATOR = re.compile(rf"(?<![\w-]){_SERIES}(?![\w-])", re.I)
+# A revision alone ("we follow rev 1 of sp 800-46"), a name only beside a series'.
+_REVISION = re.compile(r"(?<![\w-])rev(?:ision)?\.?\s*\d+(?![\w-])", re.I)
 
 
-def designators(q: str, names: Sequence[str]) -> tuple[str, ...]:
-    """The document numbers ``q`` types that ``names`` (``digit_names``) misses, as
-    titles spell them: lower case ("per rfc 7230") or the question's first word
-    ("FIPS 199 lists ...") hide them from the name runs."""
+def _designated(typed: str) -> str:
+    """A document number as titles spell it: "rfc 7230", "sp 800-46 revision 2"."""
+    typed = re.sub(r"(?<=\d)r(?=\d)", " revision ", typed.casefold())  # "800-46r2"
+    name = _spelled(" ".join(re.sub(r"(?<=[a-z])(?=\d)", " ", typed).split()))
+    return (
+        name.removeprefix("nist ").replace("fips pub ", "fips ").replace(", revision", " revision")
+    )
+
+
+def document_names(q: str, names: Sequence[str]) -> tuple[str, ...]:
+    """``names`` (``digit_names``) with the document numbers ``q`` types spelled as
+    titles spell them, and those the name runs miss added: lower case ("per rfc
+    7230") or the question's first word ("FIPS 199 lists ...") hide them from the
+    runs, and "RFC2616" or "FIPS PUB 199" is "rfc 2616" or "fips 199" in a title."""
+    spelled = [_designated(n) if _DESIGNATOR.fullmatch(n) else n for n in names]
     found: list[str] = []
-    for m in _DESIGNATOR.finditer(q):
-        typed = re.sub(r"(?<=\d)r(?=\d)", " revision ", m.group().casefold())  # "800-46r2"
-        name = _spelled(" ".join(re.sub(r"(?<=[a-z])(?=\d)", " ", typed).split()))
-        name = (
-            name.removeprefix("nist ")
-            .replace("fips pub ", "fips ")
-            .replace(", revision", " revision")
-        )
-        if not any(name in n for n in (*names, *found)):
+    series = [_designated(m.group()) for m in _DESIGNATOR.finditer(q)]
+    revisions = [_designated(m.group()) for m in _REVISION.finditer(q)] if series else []
+    for name in (*series, *revisions):
+        if not any(named_in([name], n) for n in (*spelled, *found)):
             found.append(name)
-    return tuple(found)
+    return tuple(dict.fromkeys((*spelled, *found)))
+
+
+def is_document_number(name: str) -> bool:
+    """True for a name (``document_names``) that is a document's number, not a version
+    ("http/1.1") or a status code a title may also hold."""
+    return _DESIGNATOR.fullmatch(name) is not None
 
 
 def named_in(names: Sequence[str], text: str) -> list[str]:

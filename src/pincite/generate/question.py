@@ -21,8 +21,8 @@ from pincite.generate.expects import (
 )
 from pincite.generate.framing import STEPS_WORDS, asked_stems, conversational_words
 from pincite.generate.names import (
-    designators,
     digit_names,
+    document_names,
     name_runs,
     named_thing,
     without_numbered_names,
@@ -304,8 +304,8 @@ def parse_question(text: str) -> Question:
         main_text = q
     whether = _YES_NO.match(main_text) is not None or _TRAILING_YES_NO.search(main_text) is not None
     parsed = replace(parsed, whether=whether, outcome=asks_outcome(main_text))
-    names = digit_names(_name_runs(q))
-    return replace(parsed, names=(*names, *designators(q, names)), asks_authors=authors)
+    names = document_names(q, digit_names(_name_runs(q)))
+    return replace(parsed, names=names, asks_authors=authors)
 
 
 def _name_runs(q: str) -> list[list[str]]:
@@ -313,7 +313,13 @@ def _name_runs(q: str) -> list[list[str]]:
 
 
 # "How does a proxy's idle timeout differ from a server's?" asks a difference, not a time.
-_DIFFERS = re.compile(r"\bhow\s+(?:does|do|is|are)\s+[^?]+?\s+differ\b", re.I)
+_DIFFERS = re.compile(r"\bhow\s+(?:does|do|is|are)\s+[^?]{1,200}?\s+differ\b", re.I)
+# "How can a client limit retries?": after its subject, "limit" is the verb too.
+_LIMIT_VERB = re.compile(
+    r"^\s*how\s+(?:can|could|do|does|did|might|should|would|will|may|must)\s+(?:[\w'-]+\s+){1,4}?"
+    r"(?P<verb>limits?)\b",
+    re.I,
+)
 
 
 def _parse(q: str) -> Question:
@@ -321,6 +327,9 @@ def _parse(q: str) -> Question:
     yes_no = _YES_NO.match(q) is not None and _HOW_QUANTITY.search(q) is None
     runs = _name_runs(q)
     unnamed = without_numbered_names(_AT_A_MINIMUM.sub(" ", _EMBEDDED_QUANTITY.sub(" ", q)), runs)
+    verb = _LIMIT_VERB.match(unnamed)
+    if verb is not None:
+        unnamed = unnamed[: verb.start("verb")] + unnamed[verb.end("verb") :]
     asks_number = _NUMBER.search(unnamed) and not yes_no and not _DIFFERS.search(q)
     if _STEPS.match(q):
         return Question(q, QuestionKind.PROCEDURE, named_thing(runs), stems)

@@ -33,7 +33,7 @@ from pincite.generate.faq import restates, turned_round
 from pincite.generate.joins import CLAIMABLE, continues, finishes_previous, runs_into_next
 from pincite.generate.layout import Role, Unit, layout
 from pincite.generate.lists import run
-from pincite.generate.names import documents_named, named_in, naming_stems
+from pincite.generate.names import documents_named, is_document_number, named_in, naming_stems
 from pincite.generate.pointers import indent_of, past_the_turn, pointed_at, qualified
 from pincite.generate.pool import Piece, Pool, adjacent, ends_sentence, resume
 from pincite.generate.question import Question, QuestionKind
@@ -179,7 +179,11 @@ def candidates(
     # named document's own sentences hold it through their title.
     name_only = naming_stems(
         question.text,
-        [n for n in question.names if any(named_in([n], p.title) for p in pool.passages)],
+        [
+            n
+            for n in question.names
+            if is_document_number(n) and any(named_in([n], p.title) for p in pool.passages)
+        ],
     )
     texts = [" ".join(" ".join(p.text[s:e].split()) for p, s, e in d[1]) for d in drafts]
     cos = embed(texts) if embed is not None else None
