@@ -6,7 +6,7 @@ Each test failed on the answerer before the rule it names was read.
 from __future__ import annotations
 
 import pytest
-from tests.generate.extractive_helpers import best, generate, passage
+from extractive_helpers import best, generate, passage
 
 from pincite.generate.names import document_names, naming_stems
 from pincite.generate.question import parse_question
