@@ -133,9 +133,8 @@ _OPENS_WITH_CONDITION = re.compile(
 _VERDICT = re.compile(
     # "whether or not the client is willing to accept trailers" denies nothing; "is
     # always ignored by a private cache" does.
-    r"\b(?:may|must|should|shall|can|cannot|(?<!\bor\s)not|never|always|ignor(?:e|es|ed|ing)|only|allowed|"
-    r"permitted|prohibited|"
-    r"required|requires?|ought)\b",
+    r"\b(?:may|must|should|shall|can|cannot|(?<!\bor\s)not|never|always|ignor(?:e|es|ed|ing)|"
+    r"only|allowed|permitted|prohibited|required|requires?|ought)\b",
     re.I,
 )
 # "Who approves claims over EUR 500?" is answered by someone: a role, a team, a party.

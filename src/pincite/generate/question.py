@@ -124,7 +124,8 @@ _NUMBER = re.compile(
     r"maximum|minimum|max|min|"
     # Not the verb: "could limit the privacy loss", "to limit retries".
     r"(?<!\bto\s)(?<!\bcan\s)(?<!\bcould\s)(?<!\bwould\s)(?<!\bshould\s)(?<!\bmust\s)"
-    r"(?<!\bmay\s)(?<!\bmight\s)(?<!\bwill\s)limits?|length|size|number\s+of|what\s+(?:year|date|time|percentage|version|port)|"
+    r"(?<!\bmay\s)(?<!\bmight\s)(?<!\bwill\s)limits?|length|size|number\s+of|"
+    r"what\s+(?:year|date|time|percentage|version|port)|"
     r"which\s+(?:year|date|version|port)|when\s+was|when\s+were|how\s+long|timeout|deadline|"
     # "When did FIPS 199 come out?" asks for a past date, never a condition.
     r"when\s+did|"
